@@ -1,0 +1,1 @@
+"""Statistics over tallies: win rates with honest intervals, lengths, card power."""

@@ -1,0 +1,160 @@
+"""Turn a run's tally into the ``simulate`` result: the JSON contract of the design notes
+plus a readable text summary."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from analysis.stats import diff_independent, diff_multinomial, wilson
+from sim.runner import RunResult
+
+
+def _r(x: float, nd: int = 6) -> float | None:
+    return None if x is None or (isinstance(x, float) and np.isnan(x)) else round(float(x), nd)
+
+
+def _ci(lo_hi) -> list:
+    return [_r(lo_hi[0]), _r(lo_hi[1])]
+
+
+def length_stats(hist: np.ndarray, unit: str) -> dict[str, Any]:
+    n = hist.sum()
+    if n == 0:
+        return {"unit": unit, "mean": None, "median": None, "p10": None, "p90": None}
+    x = np.arange(len(hist))
+    cdf = np.cumsum(hist) / n
+
+    def q(p):
+        return int(np.searchsorted(cdf, p - 1e-12))
+
+    return {"unit": unit, "mean": _r(float((x * hist).sum() / n), 4), "median": q(0.5),
+            "p10": q(0.1), "p90": q(0.9), "min": int(np.nonzero(hist)[0][0]),
+            "max": int(np.nonzero(hist)[0][-1])}
+
+
+def card_power(result: RunResult, seats: list[int] | None = None) -> list[dict[str, Any]]:
+    """Per card type, over the given seats (all by default): GIH / GNS / IWD / played WR."""
+    t = result.tally
+    game = result.setup.game
+    seats = list(range(result.setup.players)) if seats is None else seats
+    n_games = t.games * len(seats)
+    wins_total = float(t.wins[seats].sum())
+    out = []
+    for idx, code in game.card_types(result.setup.rules):
+        held = float(t.held[seats, idx].sum())
+        held_w = float(t.held_win[seats, idx].sum())
+        played = float(t.played[seats, idx].sum())
+        played_w = float(t.played_win[seats, idx].sum())
+        gns_n, gns_w = n_games - held, wins_total - held_w
+        iwd = diff_independent(held_w, held, gns_w, gns_n)
+        out.append({
+            "card": code,
+            "held_rate": _r(held / n_games) if n_games else None,
+            "gih_wr": _r(held_w / held) if held else None, "gih_wr_ci": _ci(wilson(held_w, held)),
+            "gns_wr": _r(gns_w / gns_n) if gns_n else None, "gns_wr_ci": _ci(wilson(gns_w, gns_n)),
+            "iwd": _r(iwd[0]), "iwd_ci": [_r(iwd[1]), _r(iwd[2])],
+            "played_wr": _r(played_w / played) if played else None,
+            "played_wr_ci": _ci(wilson(played_w, played)),
+            "play_rate": _r(played / held) if held else None,
+            "play_rate_ci": _ci(wilson(played, held)),
+        })
+    return out
+
+
+def summarize(result: RunResult) -> dict[str, Any]:
+    """The ``simulate --json`` object."""
+    s = result.setup
+    t = result.tally
+    game = s.game
+    n = t.games
+    wins = t.wins
+    rates = wins / n
+    P = s.players
+    out: dict[str, Any] = {
+        "game": game.id,
+        "games": n,
+        "players": P,
+        "seed": s.seed,
+        "rules": game.rules_json(s.rules),
+        "strategies": [seat.label for seat in s.seats],
+        "win_rate_by_seat": [_r(x) for x in rates],
+        "win_rate_ci_by_seat": [_ci(wilson(w, n)) for w in wins],
+        "no_winner_rate": _r(t.no_winner / n),
+        "unfinished_rate": _r(t.unfinished / n),
+        "unfinished_rate_ci": _ci(wilson(t.unfinished, n)),
+    }
+    if P >= 2:
+        lo, hi = wilson(wins[0], n)
+        out["first_player_advantage"] = _r(rates[0] - 1.0 / P)
+        out["first_player_advantage_ci"] = [_r(lo - 1.0 / P), _r(hi - 1.0 / P)]
+        gaps = []
+        for a in range(P):
+            for b in range(a + 1, P):
+                d, dlo, dhi = diff_multinomial(rates[a], rates[b], n)
+                gaps.append({"seats": [a, b], "diff": _r(d), "ci": [_r(dlo), _r(dhi)]})
+        out["seat_differences"] = gaps
+        out["balance"] = _r(1.0 - max(abs(g["diff"]) for g in gaps))
+    by_strat: dict[str, list[int]] = {}
+    for i, seat in enumerate(s.seats):
+        by_strat.setdefault(seat.label, []).append(i)
+    out["win_rate_by_strategy"] = {
+        name: {"seats": idx, "win_rate": _r(wins[idx].sum() / (n * len(idx))),
+               "ci": _ci(wilson(wins[idx].sum(), n * len(idx)))}
+        for name, idx in by_strat.items()}
+    out["length"] = length_stats(t.hist, game.length_unit)
+    out["end_conditions"] = {name: int(c) for name, c in zip(game.end_names, t.end)}
+    out["events_per_game"] = {name: _r(c / n, 4) for name, c in zip(game.event_names, t.events)}
+    out[f"mean_{game.score_name}_by_seat"] = [_r(x / n, 4) for x in t.score]
+    out["card_power"] = card_power(result)
+    out["elapsed_s"] = _r(result.elapsed_s, 3)
+    out["games_per_second"] = _r(result.games_per_second, 1)
+    return out
+
+
+TIMING_KEYS = ("elapsed_s", "games_per_second")
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def render_text(summary: dict[str, Any]) -> str:
+    """A readable summary for a terminal."""
+    s = summary
+    lines = [f"{s['game']}: {s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
+             f"strategies {', '.join(s['strategies'])}", ""]
+    lines.append("Win rate by seat (95% interval):")
+    for i, (r, ci) in enumerate(zip(s["win_rate_by_seat"], s["win_rate_ci_by_seat"])):
+        lines.append(f"  seat {i} ({s['strategies'][i]}): {_pct(r)}  [{_pct(ci[0])}, {_pct(ci[1])}]")
+    if s["players"] == 1:
+        lines.append("  (solo: a win means finishing within the turn cap; see the length below)")
+    lines.append(f"  no winner: {_pct(s['no_winner_rate'])}   unfinished (hit the cap): "
+                 f"{_pct(s['unfinished_rate'])}")
+    if "first_player_advantage" in s:
+        f, ci = s["first_player_advantage"], s["first_player_advantage_ci"]
+        lines.append(f"First-player advantage (seat 0 minus fair share {_pct(1 / s['players'])}): "
+                     f"{100 * f:+.1f} points [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]")
+        for g in s["seat_differences"]:
+            a, b = g["seats"]
+            sig = "" if g["ci"][0] <= 0 <= g["ci"][1] else "  (a real difference)"
+            lines.append(f"  seat {a} - seat {b}: {100 * g['diff']:+.1f} points "
+                         f"[{100 * g['ci'][0]:+.1f}, {100 * g['ci'][1]:+.1f}]{sig}")
+        lines.append(f"Balance (1 - largest seat gap): {s['balance']:.3f}")
+    if len(s["win_rate_by_strategy"]) > 1:
+        lines.append("Win rate by strategy:")
+        for name, v in s["win_rate_by_strategy"].items():
+            lines.append(f"  {name}: {_pct(v['win_rate'])} [{_pct(v['ci'][0])}, {_pct(v['ci'][1])}]")
+    L = s["length"]
+    lines.append(f"Length ({L['unit']}): mean {L['mean']}, median {L['median']}, "
+                 f"p10 {L['p10']}, p90 {L['p90']}")
+    lines.append("End conditions: " + ", ".join(f"{k} {v:,}" for k, v in s["end_conditions"].items()))
+    cp = [c for c in s["card_power"] if c["iwd"] is not None]
+    if cp:
+        lines.append("Card power (IWD = win rate when held minus when never held; association, not cause):")
+        for c in sorted(cp, key=lambda c: -c["iwd"]):
+            lines.append(f"  {c['card']:>6}: IWD {100 * c['iwd']:+5.1f} points "
+                         f"[{100 * c['iwd_ci'][0]:+.1f}, {100 * c['iwd_ci'][1]:+.1f}]  "
+                         f"held in {_pct(c['held_rate'])} of seat-games, played {_pct(c['play_rate'])} when held")
+    lines.append(f"{s['elapsed_s']} s, {s['games_per_second']:,.0f} games/s")
+    return "\n".join(lines)

@@ -1,0 +1,52 @@
+"""Numba cache that can never be stale.
+
+numba's own cache only checks the timestamp of the file that defines a kernel, not
+of the helpers it calls from other files.  We key the whole cache folder by a hash of
+every source file under ``sim/`` and ``strategies/``: any edit selects a fresh folder,
+so an old compiled kernel is never loaded.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE_DIRS = ("sim", "strategies")
+
+
+def source_hash() -> str:
+    h = hashlib.sha256()
+    for d in SOURCE_DIRS:
+        for p in sorted((ROOT / d).rglob("*.py")):
+            h.update(str(p.relative_to(ROOT)).encode())
+            h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    base = os.environ.get("CARDLAB_CACHE_DIR")
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(xdg) / "cardlab" / "numba"
+
+
+def configure() -> Path:
+    """Point numba at ``<cache root>/<source hash>`` (before or after numba's import)."""
+    folder = cache_root() / source_hash()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:  # read-only home: fall back to a temp folder, still keyed
+        import tempfile
+
+        folder = Path(tempfile.gettempdir()) / "cardlab-numba" / source_hash()
+        folder.mkdir(parents=True, exist_ok=True)
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    import sys
+
+    if "numba" in sys.modules:  # numba already read its config: update it too
+        import numba
+
+        numba.config.CACHE_DIR = str(folder)
+    return folder

@@ -1,0 +1,87 @@
+"""What every game module provides to the runner, the CLI and the analysis layer.
+
+A game is a ``Game`` subclass in ``sim/<game>/__init__.py``: its knobs and player
+range, how knob values become the kernel's rule vector, its card types, its tally
+layout, its compiled ``run_games`` kernel and how to decode a trace.  The kernel
+module is imported lazily, so listing games or knobs never compiles anything.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+
+from sim.errors import InputError
+from sim.knobs import Knob, resolve
+from sim.tally import TallyLayout
+from strategies.base import Strategy
+
+
+class Game:
+    id: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 4
+    default_players: int = 2
+    length_unit: str = "turns"
+    knobs: tuple[Knob, ...] = ()
+    end_names: tuple[str, ...] = ()
+    event_names: tuple[str, ...] = ()
+    tally: TallyLayout
+    kernel_module: str = ""      # module with the compiled run_games
+    strategy_module: str = ""    # module with STRATEGIES
+    default_strategy: str = "reference"
+    row_width: int = 0           # per-game row width (length, unfinished, mask, scores...)
+    score_name: str = "score"    # what the per-seat score of a game is
+
+    # ------------------------------------------------------------ knobs and players
+    def resolve_rules(self, overrides: dict[str, Any] | None, players: int) -> dict[str, Any]:
+        """Every knob's validated value for this player count (defaults + overrides)."""
+        if not (self.min_players <= players <= self.max_players):
+            raise InputError(f"bad --players {players} for game '{self.id}': allowed "
+                             f"{self.min_players} to {self.max_players}")
+        rules = resolve(list(self.knobs), overrides, self.id)
+        self.validate(rules, players)
+        return rules
+
+    def validate(self, rules: dict[str, Any], players: int) -> None:
+        """Cross-knob checks (a deck that can be dealt, ...); raise InputError."""
+
+    def rules_vector(self, rules: dict[str, Any], players: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def max_length(self, rules: dict[str, Any]) -> int:
+        raise NotImplementedError
+
+    def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:
+        """(type index, card code) for every card type in the deck, for card power."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ strategies
+    @property
+    def strategies(self) -> dict[str, Strategy]:
+        mod = importlib.import_module(self.strategy_module)
+        return {s.name: s for s in mod.STRATEGIES}
+
+    # ------------------------------------------------------------ kernel
+    def kernel(self):
+        return importlib.import_module(self.kernel_module).run_games
+
+    def empty_trace(self) -> tuple[np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+    def trace_buffers(self, capacity: int) -> tuple[np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+    def decode_trace(self, rules: dict, players: int, tev: np.ndarray, tsnap: np.ndarray,
+                     n: int) -> list[dict]:
+        raise NotImplementedError
+
+    def rules_json(self, rules: dict[str, Any]) -> dict[str, Any]:
+        """Knob values as JSON-friendly values."""
+        out = {}
+        for k in self.knobs:
+            v = rules[k.name]
+            out[k.name] = list(v) if isinstance(v, tuple) else v
+        return out

@@ -1,0 +1,56 @@
+"""Compiled side of the tallies: add one finished game to a tally vector.
+
+Every game kernel keeps, in its state array, per-game regions for the card-power bits
+(held / played, ``maxp * n_types`` each), the score per seat and the event counts;
+``record_game`` folds them into the tally with the offsets of ``layout_array``.
+"""
+import numpy as np
+
+from sim.jit import helper
+
+from sim.tally import WIN_UNIT, TallyLayout
+
+# indices into the layout array handed to the kernels
+L_MAXP, L_NT, L_NEND, L_NEV, L_WIN, L_END, L_EVENTS, L_SCORE, L_SCORE_SQ, \
+    L_HELD, L_HELD_WIN, L_PLAYED, L_PLAYED_WIN, L_HIST = range(14)
+
+
+def layout_array(tl: TallyLayout) -> np.ndarray:
+    return np.array([tl.maxp, tl.n_types, tl.n_end, tl.n_events, tl.win, tl.end, tl.events,
+                     tl.score, tl.score_sq, tl.held, tl.held_win, tl.played, tl.played_win,
+                     tl.hist], dtype=np.int64)
+
+
+@helper("void(ST, ST, int64, int64, int64, boolean, int64, ST, int64, int64, int64, int64)")
+def record_game(tally, lay, players, win_mask, length, unfinished, end_idx,
+                st, s_held, s_played, s_score, s_events):
+    nt = lay[L_NT]
+    tally[0] += 1
+    tally[3] += length
+    tally[lay[L_HIST] + length] += 1
+    tally[lay[L_END] + end_idx] += 1
+    if unfinished:
+        tally[2] += 1
+    n_win = 0
+    for s in range(players):
+        if (win_mask >> s) & 1:
+            n_win += 1
+    if n_win == 0:
+        tally[1] += 1
+    share = WIN_UNIT // n_win if n_win > 0 else 0
+    for e in range(lay[L_NEV]):
+        tally[lay[L_EVENTS] + e] += st[s_events + e]
+    for s in range(players):
+        w = share if (win_mask >> s) & 1 else 0
+        tally[lay[L_WIN] + s] += w
+        sc = st[s_score + s]
+        tally[lay[L_SCORE] + s] += sc
+        tally[lay[L_SCORE_SQ] + s] += sc * sc
+        base = s * nt
+        for t in range(nt):
+            if st[s_held + base + t]:
+                tally[lay[L_HELD] + base + t] += 1
+                tally[lay[L_HELD_WIN] + base + t] += w
+            if st[s_played + base + t]:
+                tally[lay[L_PLAYED] + base + t] += 1
+                tally[lay[L_PLAYED_WIN] + base + t] += w

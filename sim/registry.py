@@ -1,0 +1,21 @@
+"""The shipped games, by id.  Adding a game: one subpackage in ``sim/`` and a line here."""
+from __future__ import annotations
+
+import importlib
+
+from sim.errors import InputError
+from sim.game import Game
+
+GAME_MODULES = {
+    "skyscraper": "sim.skyscraper",
+}
+
+
+def game_ids() -> list[str]:
+    return list(GAME_MODULES)
+
+
+def get_game(game_id: str) -> Game:
+    if game_id not in GAME_MODULES:
+        raise InputError(f"unknown game '{game_id}': allowed {', '.join(GAME_MODULES)}")
+    return importlib.import_module(GAME_MODULES[game_id]).GAME

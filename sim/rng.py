@@ -1,0 +1,80 @@
+"""Hand-written random numbers for the kernels: xoshiro256** seeded by splitmix64.
+
+Each game gets its own stream derived from (root seed, game index), so a result
+depends only on the seed and the game index, never on chunking, threads or backend.
+The state is a 4-element uint64 array owned by the caller.
+"""
+import numpy as np
+
+from sim.jit import helper, inline
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_INV53 = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@inline
+def _splitmix(x):
+    z = x + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@helper("void(RNG, int64, int64)")
+def seed_game(rng, root_seed, game_index):
+    """Seed ``rng`` for one game from the root seed and the game's index."""
+    x = _splitmix(np.uint64(root_seed) * _GOLDEN) ^ np.uint64(game_index)
+    x = _splitmix(x)
+    for i in range(4):
+        x = x + _GOLDEN
+        rng[i] = _splitmix(x)
+
+
+@inline
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@inline
+def next_u64(rng):
+    s0 = rng[0]
+    s1 = rng[1]
+    s2 = rng[2]
+    s3 = rng[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
+    return result
+
+
+@inline
+def uniform(rng):
+    """A float in [0, 1)."""
+    return float(next_u64(rng) >> np.uint64(11)) * _INV53
+
+
+@inline
+def below(rng, n):
+    """A uniform integer in [0, n), n >= 1."""
+    return np.int64(uniform(rng) * n)
+
+
+@helper("void(ST, int64, int64, RNG)")
+def shuffle(a, lo, hi, rng):
+    """Fisher-Yates shuffle of a[lo:hi] in place."""
+    for i in range(hi - 1, lo, -1):
+        j = lo + below(rng, i - lo + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t

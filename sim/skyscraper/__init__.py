@@ -1,0 +1,175 @@
+"""Skyscraper (game id ``skyscraper``): knobs, rule vector, card types and trace decoding.
+
+Rules: ``docs/rules/skyscraper.md`` (our page, with the decisions we took) and
+``../shared/rules/skyscraper.md``.  The compiled game is in ``kernel.py`` (loop) and
+``moves.py`` (rules); the numbers it shares with strategies are in ``layout.py``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.errors import InputError
+from sim.game import Game
+from sim.knobs import Knob
+from sim.skyscraper import layout as L
+
+
+def _count(name, default, meaning):
+    return Knob(name, "int", default, meaning, 0, 12)
+
+
+class Skyscraper(Game):
+    id = "skyscraper"
+    title = "Skyscraper: build five floors of two cards summing to 9"
+    min_players = 1
+    max_players = L.MAXP
+    default_players = 2
+    length_unit = "turns"
+    end_names = L.END_NAMES
+    event_names = L.EVENT_NAMES
+    tally = L.TALLY
+    kernel_module = "sim.skyscraper.kernel"
+    strategy_module = "strategies.skyscraper"
+    row_width = 3 + L.MAXP
+    score_name = "floors"
+    knobs = (
+        Knob("floor_copies", "int", 4, "copies of each floor card value", 1, 12),
+        Knob("floor_max", "int", 8, "floor cards have values 1..floor_max", 2, L.FLOOR_LIMIT),
+        Knob("floor_sum", "int", 9, "two floor cards summing to this make a floor", 2, 2 * L.FLOOR_LIMIT),
+        _count("jokers", 4, "jokers (stand for any floor value; never two together)"),
+        _count("dogs", 4, "guard dogs (protect a top floor from steals and hammers)"),
+        _count("bones", 2, "bones (remove an opponent's dog)"),
+        _count("hammers", 3, "jackhammers (demolish an unguarded top floor)"),
+        _count("balls", 1, "wrecking balls (demolish a top floor, dog or not)"),
+        _count("shakes", 3, "milkshakes (the next opponent skips a turn)"),
+        _count("trucks", 1, "donut trucks (every opponent skips a turn)"),
+        _count("thieves", 3, "thieves (take a random card from one opponent's hand)"),
+        _count("super_thieves", 1, "super thieves (take a random card from every opponent)"),
+        Knob("floors_to_win", "int", 5, "floors needed to win at once (the short variant: 4)", 1, 12),
+        Knob("hand_size", "int", 5, "cards dealt to each player", 0, 20),
+        Knob("draw_skip_at", "int", 8, "no start-of-turn draw while the hand holds this many cards", 1, 60),
+        Knob("refill_to", "int", 3, "refill the hand to this many cards at the end of a turn", 0, 20),
+        Knob("max_dogs_per_floor", "int", 1, "dogs that may guard one floor", 1, 4),
+        Knob("dog_moves_up", "bool", False, "a dog follows its owner's new top floor (false: stays on its floor)"),
+        Knob("skips_stack", "bool", True, "two skip cards on one player skip two turns (false: one)"),
+        Knob("solo_discard_specials", "bool", True, "alone, attack and skip cards may be discarded with no effect"),
+        Knob("max_turns", "int", 500, "turn cap (seat slots, skipped ones included): the game ends unfinished", 1, 100_000),
+    )
+
+    def validate(self, rules: dict[str, Any], players: int) -> None:
+        fmax, fsum = rules["floor_max"], rules["floor_sum"]
+        if not (2 <= fsum <= 2 * fmax):
+            raise InputError(f"bad floor_sum={fsum}: with floor_max={fmax} two floor cards can sum "
+                             f"only to 2..{2 * fmax}")
+        deck = self.deck_size(rules)
+        if deck > L.DECK_MAX:
+            raise InputError(f"deck of {deck} cards is too large: at most {L.DECK_MAX}")
+        need = rules["hand_size"] * players
+        if need > deck:
+            raise InputError(f"cannot deal {rules['hand_size']} cards to {players} players from a "
+                             f"deck of {deck}: lower hand_size or add cards")
+
+    @staticmethod
+    def deck_size(rules: dict[str, Any]) -> int:
+        specials = ("jokers", "dogs", "bones", "hammers", "balls", "shakes", "trucks", "thieves",
+                    "super_thieves")
+        return rules["floor_copies"] * rules["floor_max"] + sum(rules[k] for k in specials)
+
+    def rules_vector(self, rules: dict[str, Any], players: int) -> np.ndarray:
+        v = np.zeros(L.N_RULES, dtype=np.int64)
+        v[L.R_PLAYERS] = players
+        names = {
+            L.R_FLOOR_COPIES: "floor_copies", L.R_FLOOR_MAX: "floor_max", L.R_FLOOR_SUM: "floor_sum",
+            L.R_JOKERS: "jokers", L.R_DOGS: "dogs", L.R_BONES: "bones", L.R_HAMMERS: "hammers",
+            L.R_BALLS: "balls", L.R_SHAKES: "shakes", L.R_TRUCKS: "trucks", L.R_THIEVES: "thieves",
+            L.R_SUPERS: "super_thieves", L.R_FLOORS_TO_WIN: "floors_to_win",
+            L.R_HAND_SIZE: "hand_size", L.R_DRAW_SKIP_AT: "draw_skip_at",
+            L.R_REFILL_TO: "refill_to", L.R_MAX_DOGS: "max_dogs_per_floor",
+            L.R_DOG_MOVES_UP: "dog_moves_up", L.R_SKIPS_STACK: "skips_stack",
+            L.R_SOLO_DISCARD: "solo_discard_specials", L.R_MAX_TURNS: "max_turns",
+        }
+        for slot, name in names.items():
+            v[slot] = int(rules[name])
+        return v
+
+    def max_length(self, rules: dict[str, Any]) -> int:
+        return int(rules["max_turns"])
+
+    def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:
+        counts = [rules[k] for k in ("jokers", "dogs", "bones", "hammers", "balls", "shakes",
+                                     "trucks", "thieves", "super_thieves")]
+        out = [(t, L.card_code(t)) for t in range(9) if counts[t] > 0]
+        out += [(L.F0 + v, L.card_code(L.F0 + v)) for v in range(1, rules["floor_max"] + 1)]
+        return out
+
+    # ------------------------------------------------------------ traces
+    def empty_trace(self):
+        return np.zeros((0, L.EVW), dtype=np.int64), np.zeros((0, L.ZONES_END), dtype=np.int64)
+
+    def trace_buffers(self, capacity: int):
+        return (np.zeros((capacity, L.EVW), dtype=np.int64),
+                np.zeros((capacity, L.ZONES_END), dtype=np.int64))
+
+    def zones(self, snap: np.ndarray, players: int) -> dict:
+        """Every zone of a state snapshot, cards as rule-page codes."""
+        code = L.card_code
+        nd, nx = int(snap[L.S_DRAW_N]), int(snap[L.S_DISC_N])
+        hands, towers = [], []
+        for s in range(players):
+            h = []
+            for t in range(L.NT):
+                h += [code(t)] * int(snap[L.S_HAND + s * L.NT + t])
+            hands.append(h)
+            tower = []
+            for f in range(int(snap[L.S_NFL + s])):
+                o = L.S_TOWER + (s * L.MAXF + f) * L.FW
+                dogs = int(snap[o + L.FL_DOGS])
+                tower.append({"cards": [code(int(snap[o + L.FL_T0])), code(int(snap[o + L.FL_T1]))],
+                              "values": [int(snap[o + L.FL_V0]), int(snap[o + L.FL_V1])],
+                              "dog": dogs > 0, "dogs": dogs})
+            towers.append(tower)
+        return {
+            "draw": [code(int(t)) for t in snap[L.S_DRAW:L.S_DRAW + nd][::-1]],
+            "discard": [code(int(t)) for t in snap[L.S_DISC:L.S_DISC + nx]],
+            "hands": hands,
+            "towers": towers,
+            "skips": [int(snap[L.S_SKIP + s]) for s in range(players)],
+        }
+
+    def decode_trace(self, rules, players, tev, tsnap, n):
+        code = L.card_code
+        opt = lambda t: None if t < 0 else code(int(t))  # noqa: E731
+        events = []
+        for i in range(n):
+            kind, player, turn, a, b, c, d, e, _ = (int(x) for x in tev[i])
+            name = L.EVENT_NAMES[kind]
+            ev: dict[str, Any] = {"type": "event", "step": i, "turn": turn,
+                                  "player": None if player < 0 else player, "action": name}
+            if kind == L.EV_DEAL:
+                ev.update(seat=a, cards=b)
+            elif kind == L.EV_RESHUFFLE:
+                ev.update(cards=a)
+            elif kind in (L.EV_DRAW, L.EV_DISCARD):
+                ev.update(card=code(a))
+            elif kind == L.EV_BUILD:
+                ev.update(cards=[code(a), code(b)], values=[c, d])
+            elif kind == L.EV_STEAL:
+                ev.update(target=a, taken_index=b, played=code(c), taken=code(d), taken_value=e,
+                          cards=[code(c), code(d)], values=[c - L.F0, e])
+            elif kind in (L.EV_BONE, L.EV_HAM, L.EV_BALL, L.EV_SHAKE):
+                ev.update(target=a)
+            elif kind == L.EV_THIEF:
+                ev.update(target=a, card=opt(b))
+            elif kind == L.EV_SUPER:
+                ev.update(targets=[(player + k) % players for k in range(1, players)],
+                          cards=[opt(x) for x in (a, b, c)[:players - 1]])
+            elif kind == L.EV_TRUCK:
+                ev.update(targets=[(player + k) % players for k in range(1, players)])
+            ev["state"] = self.zones(tsnap[i], players)
+            events.append(ev)
+        return events
+
+
+GAME = Skyscraper()

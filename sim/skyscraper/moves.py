@@ -1,0 +1,392 @@
+"""Skyscraper's rules as compiled helpers over the packed state ``st``.
+
+Reading order follows the rulebook: hands and piles, drawing (with the reshuffle),
+towers, then legality and the effect of every action.  Strategies read the state
+through the small accessors at the top; only the kernel changes it.
+"""
+from sim.jit import helper, inline
+
+from sim.rng import below, shuffle
+from sim.skyscraper.layout import (
+    A_BALL, A_BONE, A_BUILD, A_DISCARD, A_DOG, A_HAM, A_SHAKE, A_STEAL, A_STOP, A_SUPER,
+    A_THIEF, A_TRUCK, BALL, BONE, DOG, EV_BALL, EV_BONE, EV_BUILD, EV_DISCARD, EV_DOG,
+    EV_DRAW, EV_HAM, EV_RESHUFFLE, EV_SHAKE, EV_STEAL, EV_SUPER, EV_THIEF, EV_TRUCK, EVW,
+    F0, FL_DOGS, FL_T0, FL_T1, FL_V0, FL_V1, FW, HAM, J, MAXACT, MAXF, NT, R_DOG_MOVES_UP,
+    R_FLOOR_MAX, R_FLOOR_SUM, R_MAX_DOGS, R_PLAYERS, R_SKIPS_STACK, R_SOLO_DISCARD, S_ACTS,
+    S_CUR, S_DISC, S_DISC_N, S_DRAW, S_DRAW_N, S_EVC, S_HAND, S_HELD, S_HSIZE, S_MOVES, S_NEV, S_NFL,
+    S_PLAYED, S_SKIP, S_TOWER, S_TURN, SHAKE, SUPER, THIEF, TRUCK, ZONES_END,
+)
+
+# ---------------------------------------------------------------- reading the state
+
+
+@inline
+def held(st, seat, t):
+    """How many cards of type t are in seat's hand."""
+    return st[S_HAND + seat * NT + t]
+
+
+@inline
+def hand_size(st, seat):
+    return st[S_HSIZE + seat]
+
+
+@inline
+def floors(st, seat):
+    return st[S_NFL + seat]
+
+
+@inline
+def floor_at(st, seat, f):
+    """Offset of floor f (0 = bottom) of seat's tower."""
+    return S_TOWER + (seat * MAXF + f) * FW
+
+
+@inline
+def top(st, seat):
+    """Offset of seat's top floor, or -1 when the tower is empty."""
+    n = st[S_NFL + seat]
+    return floor_at(st, seat, n - 1) if n > 0 else -1
+
+
+@inline
+def top_dogs(st, seat):
+    n = st[S_NFL + seat]
+    return st[floor_at(st, seat, n - 1) + FL_DOGS] if n > 0 else 0
+
+
+@inline
+def top_value(st, seat, k):
+    """Value of card k (0 or 1) of seat's top floor (a joker's given value)."""
+    return st[top(st, seat) + FL_V0 + k]
+
+
+@inline
+def is_floor(t):
+    return t > F0
+
+
+@inline
+def value_of(t):
+    return t - F0
+
+
+# ---------------------------------------------------------------- events (trace mode)
+
+
+@inline
+def emit(st, tev, tsnap, kind, player, a, b, c, d, e, f):
+    """Count an event; in trace mode also record it (a call only when tracing)."""
+    st[S_EVC + kind] += 1
+    st[S_MOVES] += 1
+    if tev.shape[0] > 0:
+        write_event(st, tev, tsnap, kind, player, a, b, c, d, e, f)
+
+
+@helper("void(ST, EV, EV, int64, int64, int64, int64, int64, int64, int64, int64)")
+def write_event(st, tev, tsnap, kind, player, a, b, c, d, e, f):
+    """Write an event row and a snapshot of every zone after it."""
+    i = st[S_NEV]
+    st[S_NEV] = i + 1
+    if i >= tev.shape[0]:
+        return  # buffer full: the caller sees S_NEV > capacity and retries bigger
+    tev[i, 0] = kind
+    tev[i, 1] = player
+    tev[i, 2] = st[S_TURN]
+    tev[i, 3] = a
+    tev[i, 4] = b
+    tev[i, 5] = c
+    tev[i, 6] = d
+    tev[i, 7] = e
+    tev[i, 8] = f
+    for z in range(ZONES_END):
+        tsnap[i, z] = st[z]
+
+
+# ---------------------------------------------------------------- hands and piles
+
+
+@inline
+def take_into_hand(st, seat, t):
+    st[S_HAND + seat * NT + t] += 1
+    st[S_HSIZE + seat] += 1
+    st[S_HELD + seat * NT + t] = 1
+
+
+@inline
+def play_from_hand(st, seat, t):
+    st[S_HAND + seat * NT + t] -= 1
+    st[S_HSIZE + seat] -= 1
+    st[S_PLAYED + seat * NT + t] = 1
+
+
+@inline
+def discard(st, t):
+    st[S_DISC + st[S_DISC_N]] = t
+    st[S_DISC_N] += 1
+
+
+@helper("boolean(ST, RNG, int64, EV, EV)")
+def draw(st, rng, seat, tev, tsnap):
+    """Draw the top card into seat's hand; an empty pile first takes the shuffled
+    discards; with both empty nothing happens.  Returns whether a card was drawn."""
+    if st[S_DRAW_N] == 0:
+        n = st[S_DISC_N]
+        if n == 0:
+            return False
+        for i in range(n):
+            st[S_DRAW + i] = st[S_DISC + i]
+        st[S_DISC_N] = 0
+        shuffle(st, S_DRAW, S_DRAW + n, rng)
+        st[S_DRAW_N] = n
+        emit(st, tev, tsnap, EV_RESHUFFLE, -1, n, 0, 0, 0, 0, 0)
+    n = st[S_DRAW_N] - 1
+    t = st[S_DRAW + n]
+    st[S_DRAW_N] = n
+    take_into_hand(st, seat, t)
+    emit(st, tev, tsnap, EV_DRAW, seat, t, 0, 0, 0, 0, 0)
+    return True
+
+
+# ---------------------------------------------------------------- towers
+
+
+@helper("void(ST, ST, int64, int64, int64, int64, int64)")
+def add_floor(st, rules, seat, t0, v0, t1, v1):
+    """Put a new floor on top of seat's tower (a dog may follow it up, knob)."""
+    n = st[S_NFL + seat]
+    o = floor_at(st, seat, n)
+    st[o + FL_T0] = t0
+    st[o + FL_V0] = v0
+    st[o + FL_T1] = t1
+    st[o + FL_V1] = v1
+    st[o + FL_DOGS] = 0
+    if n > 0 and rules[R_DOG_MOVES_UP] != 0:
+        below_o = floor_at(st, seat, n - 1)
+        st[o + FL_DOGS] = st[below_o + FL_DOGS]
+        st[below_o + FL_DOGS] = 0
+    st[S_NFL + seat] = n + 1
+
+
+@helper("void(ST, int64)")
+def wreck_top(st, seat):
+    """Remove seat's top floor, discarding floor card 0, floor card 1, then its dogs."""
+    o = top(st, seat)
+    discard(st, st[o + FL_T0])
+    discard(st, st[o + FL_T1])
+    for _ in range(st[o + FL_DOGS]):
+        discard(st, DOG)
+    st[o + FL_DOGS] = 0
+    st[S_NFL + seat] -= 1
+
+
+@helper("UniTuple(int64, 2)(ST, int64, int64, int64)")
+def steal_into(st, me, target, k):
+    """Take card k of target's top floor; its other card goes to the discard pile.
+    Returns (type, value) of the card taken."""
+    o = top(st, target)
+    t = st[o + FL_T0 + k]
+    v = st[o + FL_V0 + k]
+    discard(st, st[o + FL_T0 + 1 - k])
+    st[S_NFL + target] -= 1
+    return t, v
+
+
+@inline
+def add_skip(st, rules, seat):
+    if rules[R_SKIPS_STACK] != 0 or st[S_SKIP + seat] == 0:
+        st[S_SKIP + seat] += 1
+
+
+@helper("int64(ST, RNG, int64, int64)")
+def steal_random_card(st, rng, me, target):
+    """Move a uniformly chosen card of target's hand into mine; -1 if it is empty."""
+    n = st[S_HSIZE + target]
+    if n == 0:
+        return -1
+    r = below(rng, n)
+    base = S_HAND + target * NT
+    for t in range(NT):
+        c = st[base + t]
+        if r < c:
+            st[base + t] -= 1
+            st[S_HSIZE + target] -= 1
+            take_into_hand(st, me, t)
+            return t
+        r -= c
+    return -1  # unreachable while the counts are consistent
+
+
+# ---------------------------------------------------------------- legality
+
+
+@helper("boolean(ST, ST, int64, int64, int64, int64, int64)")
+def is_legal(st, rules, me, kind, a, b, c):
+    P = rules[R_PLAYERS]
+    fsum = rules[R_FLOOR_SUM]
+    if kind == A_STOP:
+        return True
+    if kind == A_BUILD:
+        # a floor card plus a floor card or a joker, summing to floor_sum
+        if not is_floor(a) or not (is_floor(b) or b == J):
+            return False
+        if a == b:
+            if held(st, me, a) < 2:
+                return False
+        elif held(st, me, a) < 1 or held(st, me, b) < 1:
+            return False
+        vb = value_of(b) if b != J else c
+        return 1 <= vb <= rules[R_FLOOR_MAX] and value_of(a) + vb == fsum
+    if kind == A_DISCARD:
+        return (P == 1 and rules[R_SOLO_DISCARD] != 0 and BONE <= a <= SUPER
+                and held(st, me, a) > 0)
+    if P == 1:
+        # alone, only the dog works; attack and skip cards have no target
+        return kind == A_DOG and held(st, me, DOG) > 0 and floors(st, me) > 0 \
+            and top_dogs(st, me) < rules[R_MAX_DOGS]
+    if kind == A_DOG:
+        return held(st, me, DOG) > 0 and floors(st, me) > 0 and top_dogs(st, me) < rules[R_MAX_DOGS]
+    if kind == A_SUPER:
+        return held(st, me, SUPER) > 0
+    if kind == A_SHAKE:
+        return held(st, me, SHAKE) > 0
+    if kind == A_TRUCK:
+        return held(st, me, TRUCK) > 0
+    if a < 0 or a >= P or a == me:
+        return False
+    if kind == A_THIEF:
+        return held(st, me, THIEF) > 0
+    if floors(st, a) == 0:
+        return False
+    if kind == A_STEAL:
+        # a real floor card (never a joker) completing the other card of an unguarded top floor
+        return (b == 0 or b == 1) and top_dogs(st, a) == 0 and is_floor(c) and held(st, me, c) > 0 \
+            and value_of(c) + top_value(st, a, b) == fsum
+    if kind == A_BONE:
+        return held(st, me, BONE) > 0 and top_dogs(st, a) > 0
+    if kind == A_HAM:
+        return held(st, me, HAM) > 0 and top_dogs(st, a) == 0
+    if kind == A_BALL:
+        return held(st, me, BALL) > 0
+    return False
+
+
+@inline
+def _put(st, n, kind, a, b, c):
+    if n < MAXACT:
+        o = S_ACTS + 4 * n
+        st[o] = kind
+        st[o + 1] = a
+        st[o + 2] = b
+        st[o + 3] = c
+        return n + 1
+    return n
+
+
+@helper("int64(ST, ST, int64)")
+def legal_actions(st, rules, me):
+    """Write every distinct legal action except STOP into the action buffer; return
+    how many.  Used by the ``random`` strategy (uniform over legal actions)."""
+    P = rules[R_PLAYERS]
+    fsum = rules[R_FLOOR_SUM]
+    fmax = rules[R_FLOOR_MAX]
+    n = 0
+    # builds: every value pair a <= b, then every floor card with a joker
+    for va in range(1, fmax + 1):
+        vb = fsum - va
+        if vb < va or vb > fmax:
+            continue
+        if is_legal(st, rules, me, A_BUILD, F0 + va, F0 + vb, 0):
+            n = _put(st, n, A_BUILD, F0 + va, F0 + vb, 0)
+    if held(st, me, J) > 0:
+        for va in range(1, fmax + 1):
+            if is_legal(st, rules, me, A_BUILD, F0 + va, J, fsum - va):
+                n = _put(st, n, A_BUILD, F0 + va, J, fsum - va)
+    if is_legal(st, rules, me, A_DOG, 0, 0, 0):
+        n = _put(st, n, A_DOG, 0, 0, 0)
+    if P == 1:
+        for t in range(BONE, SUPER + 1):
+            if is_legal(st, rules, me, A_DISCARD, t, 0, 0):
+                n = _put(st, n, A_DISCARD, t, 0, 0)
+        return n
+    for d in range(1, P):
+        o = (me + d) % P
+        for k in range(2):
+            if floors(st, o) > 0:
+                c = F0 + fsum - top_value(st, o, k)
+                if c > F0 and c < NT and is_legal(st, rules, me, A_STEAL, o, k, c):
+                    n = _put(st, n, A_STEAL, o, k, c)
+        for kind in (A_BONE, A_HAM, A_BALL, A_THIEF):
+            if is_legal(st, rules, me, kind, o, 0, 0):
+                n = _put(st, n, kind, o, 0, 0)
+    for kind in (A_SUPER, A_SHAKE, A_TRUCK):
+        if is_legal(st, rules, me, kind, 0, 0, 0):
+            n = _put(st, n, kind, 0, 0, 0)
+    return n
+
+
+# ---------------------------------------------------------------- effects
+
+
+@helper("boolean(ST, RNG, ST, int64, int64, int64, int64, int64, EV, EV)")
+def apply_action(st, rng, rules, me, kind, a, b, c, tev, tsnap):
+    """Carry out a legal action.  Returns True when it added a floor to my tower."""
+    P = rules[R_PLAYERS]
+    if kind == A_BUILD:
+        play_from_hand(st, me, a)
+        play_from_hand(st, me, b)
+        vb = value_of(b) if b != J else c
+        add_floor(st, rules, me, a, value_of(a), b, vb)
+        emit(st, tev, tsnap, EV_BUILD, me, a, b, value_of(a), vb, 0, 0)
+        return True
+    if kind == A_STEAL:
+        play_from_hand(st, me, c)
+        t, v = steal_into(st, me, a, b)
+        add_floor(st, rules, me, c, value_of(c), t, v)
+        emit(st, tev, tsnap, EV_STEAL, me, a, b, c, t, v, 0)
+        return True
+    if kind == A_DOG:
+        play_from_hand(st, me, DOG)
+        st[top(st, me) + FL_DOGS] += 1
+        emit(st, tev, tsnap, EV_DOG, me, 0, 0, 0, 0, 0, 0)
+    elif kind == A_BONE:
+        play_from_hand(st, me, BONE)
+        discard(st, BONE)
+        discard(st, DOG)
+        st[top(st, a) + FL_DOGS] -= 1
+        emit(st, tev, tsnap, EV_BONE, me, a, 0, 0, 0, 0, 0)
+    elif kind == A_HAM or kind == A_BALL:
+        card = HAM if kind == A_HAM else BALL
+        play_from_hand(st, me, card)
+        discard(st, card)
+        wreck_top(st, a)
+        emit(st, tev, tsnap, EV_HAM if kind == A_HAM else EV_BALL, me, a, 0, 0, 0, 0, 0)
+    elif kind == A_THIEF:
+        play_from_hand(st, me, THIEF)
+        discard(st, THIEF)
+        got = steal_random_card(st, rng, me, a)
+        emit(st, tev, tsnap, EV_THIEF, me, a, got, 0, 0, 0, 0)
+    elif kind == A_SUPER:
+        play_from_hand(st, me, SUPER)
+        discard(st, SUPER)
+        # one card from every opponent in turn order (-1: that hand was empty or absent)
+        g1 = steal_random_card(st, rng, me, (me + 1) % P)
+        g2 = steal_random_card(st, rng, me, (me + 2) % P) if P > 2 else -1
+        g3 = steal_random_card(st, rng, me, (me + 3) % P) if P > 3 else -1
+        emit(st, tev, tsnap, EV_SUPER, me, g1, g2, g3, 0, 0, 0)
+    elif kind == A_SHAKE:
+        play_from_hand(st, me, SHAKE)
+        discard(st, SHAKE)
+        add_skip(st, rules, (me + 1) % P)
+        emit(st, tev, tsnap, EV_SHAKE, me, (me + 1) % P, 0, 0, 0, 0, 0)
+    elif kind == A_TRUCK:
+        play_from_hand(st, me, TRUCK)
+        discard(st, TRUCK)
+        for d in range(1, P):
+            add_skip(st, rules, (me + d) % P)
+        emit(st, tev, tsnap, EV_TRUCK, me, 0, 0, 0, 0, 0, 0)
+    elif kind == A_DISCARD:
+        play_from_hand(st, me, a)
+        discard(st, a)
+        emit(st, tev, tsnap, EV_DISCARD, me, a, 0, 0, 0, 0, 0)
+    return False

@@ -1,0 +1,41 @@
+"""One game as JSON Lines: header, one event per action with every zone after it, result.
+
+The events come from the very kernel the fast path runs (trace mode), never from a
+second implementation of the rules, so a traced game's result equals the fast path's
+result for the same seed and game index.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim import runner
+from sim.runner import Setup
+
+
+def trace(setup: Setup, index: int = 0, capacity: int = 4096) -> list[dict]:
+    """Header, events and result of game ``index`` of ``setup``."""
+    game = setup.game
+    if index < 0:
+        from sim.errors import InputError
+
+        raise InputError(f"bad --index {index}: allowed 0 or more")
+    kernel = runner.warm(setup)
+    rv, sids, params = setup.arrays()
+    lay = runner._layout(game)
+    while True:
+        tev, tsnap = game.trace_buffers(capacity)
+        tally = game.tally.new(game.max_length(setup.rules))
+        rows = np.zeros((1, game.row_width), dtype=np.int64)
+        n = int(kernel(rv, sids, params, setup.seed, index, index + 1, tally, lay, rows, tev, tsnap))
+        if n <= capacity:
+            break
+        capacity = n  # the buffer was too small: replay the same game with room for all
+    events = game.decode_trace(setup.rules, setup.players, tev, tsnap, n)
+    length, unfinished, mask = (int(x) for x in rows[0, :3])
+    header = {"type": "header", "game": game.id, "seed": setup.seed, "game_index": index,
+              "players": setup.players, "rules": game.rules_json(setup.rules),
+              "strategies": [s.label for s in setup.seats]}
+    result = {"type": "result", "winners": [s for s in range(setup.players) if (mask >> s) & 1],
+              "length": length, "scores": [int(x) for x in rows[0, 3:3 + setup.players]],
+              "unfinished": bool(unfinished)}
+    return [header, *events, result]

@@ -1,0 +1,334 @@
+"""Skyscraper strategies.
+
+Each strategy is one compiled function ``(st, rules, me, p, rng) -> (kind, a, b, c)``
+called repeatedly during a seat's play step until it returns ``A_STOP``; ``p`` is the
+seat's parameter row, read by the names in its ``Strategy`` entry below.  The kernel
+checks every action for legality, so a bug here is an error, never a silent cheat.
+To add one: copy a neighbour, give it the next id, add a branch to ``choose``.
+"""
+
+from sim.jit import helper, inline
+
+from sim.rng import below
+from sim.skyscraper.layout import (
+    A_BALL, A_BONE, A_BUILD, A_DISCARD, A_DOG, A_HAM, A_SHAKE, A_STEAL, A_STOP, A_SUPER,
+    A_THIEF, A_TRUCK, BALL, BONE, DOG, F0, HAM, J, R_FLOOR_MAX, R_FLOOR_SUM, R_FLOORS_TO_WIN,
+    R_PLAYERS, R_SOLO_DISCARD, S_ACTS, SHAKE, SUPER, THIEF, TRUCK,
+)
+from sim.skyscraper.moves import floors, hand_size, held, legal_actions, top_dogs, top_value
+from strategies.base import Param, Strategy
+
+STOP = (A_STOP, 0, 0, 0)
+
+# ---------------------------------------------------------------- shared reading helpers
+
+
+@inline
+def rival(st, rules, me):
+    """The opponent with the most floors; ties go to the nearest after me in turn order."""
+    P = rules[R_PLAYERS]
+    best = -1
+    bf = -1
+    for d in range(1, P):
+        o = (me + d) % P
+        if floors(st, o) > bf:
+            best = o
+            bf = floors(st, o)
+    return best
+
+
+@inline
+def pair_build(st, rules, me):
+    """The first natural floor [a, sum-a] for a = 1, 2, ... (no joker)."""
+    fsum = rules[R_FLOOR_SUM]
+    fmax = rules[R_FLOOR_MAX]
+    for a in range(1, fsum // 2 + 1):
+        b = fsum - a
+        if b > fmax:
+            continue
+        need_b = 2 if a == b else 1
+        if held(st, me, F0 + a) > 0 and held(st, me, F0 + b) >= need_b:
+            return (A_BUILD, F0 + a, F0 + b, 0)
+    return STOP
+
+
+@inline
+def joker_build(st, rules, me):
+    """A joker beside the highest floor card it can complete: [v, J valued sum-v]."""
+    if held(st, me, J) == 0:
+        return STOP
+    fsum = rules[R_FLOOR_SUM]
+    fmax = rules[R_FLOOR_MAX]
+    for v in range(fmax, 0, -1):
+        if held(st, me, F0 + v) > 0 and 1 <= fsum - v <= fmax:
+            return (A_BUILD, F0 + v, J, fsum - v)
+    return STOP
+
+
+@inline
+def steal_from(st, rules, me, o):
+    """Steal card k (k = 0, then 1) of o's unguarded top floor with a matching floor card."""
+    if o < 0 or floors(st, o) == 0 or top_dogs(st, o) > 0:
+        return STOP
+    fsum = rules[R_FLOOR_SUM]
+    fmax = rules[R_FLOOR_MAX]
+    for k in range(2):
+        need = fsum - top_value(st, o, k)
+        if 1 <= need <= fmax and held(st, me, F0 + need) > 0:
+            return (A_STEAL, o, k, F0 + need)
+    return STOP
+
+
+@inline
+def solo_discard(st, rules, me):
+    """Alone, an attack or skip card is dead weight: discard one (knob permitting)."""
+    if rules[R_SOLO_DISCARD] == 0:
+        return STOP
+    for t in range(BONE, SUPER + 1):
+        if held(st, me, t) > 0:
+            return (A_DISCARD, t, 0, 0)
+    return STOP
+
+
+@inline
+def guard_top(st, me):
+    if held(st, me, DOG) > 0 and floors(st, me) > 0 and top_dogs(st, me) == 0:
+        return (A_DOG, 0, 0, 0)
+    return STOP
+
+
+# ---------------------------------------------------------------- reference
+
+
+@helper("ACT(ST, ST, int64, PAR, RNG)")
+def reference(st, rules, me, p, rng):
+    """../shared/reference/skyscraper.md, to the letter (the opponent = the rival)."""
+    act = pair_build(st, rules, me)
+    if act[0] == A_STOP:
+        act = joker_build(st, rules, me)
+    if act[0] != A_STOP:
+        return act
+    if rules[R_PLAYERS] == 1:
+        return solo_discard(st, rules, me)
+    o = rival(st, rules, me)
+    act = steal_from(st, rules, me, o)
+    if act[0] != A_STOP:
+        return act
+    leads = floors(st, o) >= floors(st, me)
+    if held(st, me, BONE) > 0 and top_dogs(st, o) > 0 and leads:
+        return (A_BONE, o, 0, 0)
+    if floors(st, o) > 0 and leads:
+        if top_dogs(st, o) == 0 and held(st, me, HAM) > 0:
+            return (A_HAM, o, 0, 0)
+        if held(st, me, BALL) > 0:
+            return (A_BALL, o, 0, 0)
+    act = guard_top(st, me)
+    if act[0] != A_STOP:
+        return act
+    if hand_size(st, o) > 0:
+        if held(st, me, THIEF) > 0:
+            return (A_THIEF, o, 0, 0)
+        if held(st, me, SUPER) > 0:
+            return (A_SUPER, 0, 0, 0)
+    if floors(st, o) >= 3:
+        if held(st, me, SHAKE) > 0:
+            return (A_SHAKE, 0, 0, 0)
+        if held(st, me, TRUCK) > 0:
+            return (A_TRUCK, 0, 0, 0)
+    return STOP
+
+
+# ---------------------------------------------------------------- random
+
+
+@helper("ACT(ST, ST, int64, PAR, RNG)")
+def random(st, rules, me, p, rng):
+    """Uniform over the legal actions, stopping included."""
+    n = legal_actions(st, rules, me)
+    i = below(rng, n + 1)
+    if i == n:
+        return STOP
+    o = S_ACTS + 4 * i
+    return (st[o], st[o + 1], st[o + 2], st[o + 3])
+
+
+# ---------------------------------------------------------------- greedy
+
+
+@helper("ACT(ST, ST, int64, PAR, RNG)")
+def greedy(st, rules, me, p, rng):
+    """Builds whenever it can; otherwise improves its hand with thieves.  Never attacks."""
+    steal, thief_min_cards, guard = p[0], p[1], p[2]
+    act = pair_build(st, rules, me)
+    if act[0] != A_STOP:
+        return act
+    if steal > 0 and rules[R_PLAYERS] > 1:
+        # stealing is building with someone else's card: take it from the tallest tower first
+        act = steal_from(st, rules, me, rival(st, rules, me))
+        if act[0] != A_STOP:
+            return act
+        P = rules[R_PLAYERS]
+        for d in range(1, P):
+            act = steal_from(st, rules, me, (me + d) % P)
+            if act[0] != A_STOP:
+                return act
+    act = joker_build(st, rules, me)
+    if act[0] != A_STOP:
+        return act
+    if guard > 0:
+        act = guard_top(st, me)
+        if act[0] != A_STOP:
+            return act
+    if rules[R_PLAYERS] == 1:
+        return solo_discard(st, rules, me)
+    # more cards, more pairs: rob the fullest hand
+    P = rules[R_PLAYERS]
+    fullest, most = -1, -1
+    for d in range(1, P):
+        o = (me + d) % P
+        if hand_size(st, o) > most:
+            fullest, most = o, hand_size(st, o)
+    if most >= max(thief_min_cards, 1):
+        if held(st, me, THIEF) > 0:
+            return (A_THIEF, fullest, 0, 0)
+        if held(st, me, SUPER) > 0:
+            return (A_SUPER, 0, 0, 0)
+    return STOP
+
+
+# ---------------------------------------------------------------- aggressive
+
+
+@helper("ACT(ST, ST, int64, int64, float64, float64)")
+def _attack(st, rules, me, o, lead_margin, skip_floors):
+    """Every way to hurt the leader o, most damaging first."""
+    act = steal_from(st, rules, me, o)
+    if act[0] != A_STOP:
+        return act
+    if floors(st, o) >= floors(st, me) + lead_margin and floors(st, o) > 0:
+        if top_dogs(st, o) > 0 and held(st, me, BONE) > 0:
+            return (A_BONE, o, 0, 0)
+        if top_dogs(st, o) == 0 and held(st, me, HAM) > 0:
+            return (A_HAM, o, 0, 0)
+        if held(st, me, BALL) > 0:
+            return (A_BALL, o, 0, 0)
+    if hand_size(st, o) > 0:
+        if held(st, me, THIEF) > 0:
+            return (A_THIEF, o, 0, 0)
+        if held(st, me, SUPER) > 0:
+            return (A_SUPER, 0, 0, 0)
+    if floors(st, o) >= skip_floors:
+        P = rules[R_PLAYERS]
+        # a milkshake only hits the next seat; the truck hits the leader wherever it sits
+        if held(st, me, SHAKE) > 0 and (me + 1) % P == o:
+            return (A_SHAKE, 0, 0, 0)
+        if held(st, me, TRUCK) > 0:
+            return (A_TRUCK, 0, 0, 0)
+        if held(st, me, SHAKE) > 0:
+            return (A_SHAKE, 0, 0, 0)
+    return STOP
+
+
+@helper("ACT(ST, ST, int64, PAR, RNG)")
+def aggressive(st, rules, me, p, rng):
+    """Attacks and slows the leader: steals, hammers, the ball, thieves and skips."""
+    lead_margin, skip_floors, attack_first = p[0], p[1], p[2]
+    if rules[R_PLAYERS] == 1:
+        act = pair_build(st, rules, me)
+        if act[0] == A_STOP:
+            act = joker_build(st, rules, me)
+        return act if act[0] != A_STOP else solo_discard(st, rules, me)
+    o = rival(st, rules, me)
+    if attack_first > 0:
+        act = _attack(st, rules, me, o, lead_margin, skip_floors)
+        if act[0] != A_STOP:
+            return act
+    act = pair_build(st, rules, me)
+    if act[0] == A_STOP:
+        act = joker_build(st, rules, me)
+    if act[0] != A_STOP:
+        return act
+    if attack_first <= 0:
+        act = _attack(st, rules, me, o, lead_margin, skip_floors)
+        if act[0] != A_STOP:
+            return act
+    return guard_top(st, me)
+
+
+# ---------------------------------------------------------------- defensive
+
+
+@helper("ACT(ST, ST, int64, PAR, RNG)")
+def defensive(st, rules, me, p, rng):
+    """Guards its top floor with dogs; keeps bones, the ball and skips for real threats
+    (a rival within ``threat`` floors of winning); thieves only to refill a thin hand."""
+    threat, keep_hand = p[0], p[1]
+    act = pair_build(st, rules, me)
+    if act[0] == A_STOP and rules[R_PLAYERS] > 1:
+        act = steal_from(st, rules, me, rival(st, rules, me))
+    if act[0] == A_STOP:
+        act = joker_build(st, rules, me)
+    if act[0] != A_STOP:
+        return act
+    act = guard_top(st, me)
+    if act[0] != A_STOP:
+        return act
+    if rules[R_PLAYERS] == 1:
+        return solo_discard(st, rules, me)
+    o = rival(st, rules, me)
+    if floors(st, o) > 0 and floors(st, o) >= rules[R_FLOORS_TO_WIN] - threat:
+        if top_dogs(st, o) > 0 and held(st, me, BONE) > 0:
+            return (A_BONE, o, 0, 0)
+        if top_dogs(st, o) == 0 and held(st, me, HAM) > 0:
+            return (A_HAM, o, 0, 0)
+        if held(st, me, BALL) > 0:
+            return (A_BALL, o, 0, 0)
+        if held(st, me, SHAKE) > 0:
+            return (A_SHAKE, 0, 0, 0)
+        if held(st, me, TRUCK) > 0:
+            return (A_TRUCK, 0, 0, 0)
+    if hand_size(st, me) < keep_hand and hand_size(st, o) > 0:
+        if held(st, me, THIEF) > 0:
+            return (A_THIEF, o, 0, 0)
+        if held(st, me, SUPER) > 0:
+            return (A_SUPER, 0, 0, 0)
+    return STOP
+
+
+# ---------------------------------------------------------------- registry and dispatch
+
+STRATEGIES = (
+    Strategy("reference", 0, "The exact reference strategy of shared/reference/skyscraper.md "
+             "(alone: also discards dead attack/skip cards)."),
+    Strategy("random", 1, "Uniform over the legal actions at each decision, stopping included."),
+    Strategy("greedy", 2, "Builds whenever it can (pairs, steals, then jokers), otherwise "
+             "improves its hand by robbing the fullest hand; never attacks.", (
+                 Param("steal", 1, 0, 1, "1: steal floors as a way of building; 0: never", True),
+                 Param("thief_min_cards", 1, 1, 8, "play a thief only on a hand of at least this many cards", True),
+                 Param("guard", 1, 0, 1, "1: place dogs on its own top floor", True),
+             )),
+    Strategy("aggressive", 3, "Attacks and slows the leader: steals from it, bones its dog, "
+             "hammers or wrecks its top floor, robs it, skips it.", (
+                 Param("lead_margin", 0, -3, 3, "demolish only when the leader has at least my floors + this", True),
+                 Param("skip_floors", 1, 0, 12, "play skip cards when the leader has at least this many floors", True),
+                 Param("attack_first", 1, 0, 1, "1: attack before building; 0: build first", True),
+             )),
+    Strategy("defensive", 4, "Builds, guards its top floor with dogs, keeps bones, the ball "
+             "and skips for a rival close to winning; robs only to refill a thin hand.", (
+                 Param("threat", 2, 0, 12, "a rival with at least floors_to_win - threat floors is a threat", True),
+                 Param("keep_hand", 4, 0, 12, "play thieves only while my hand is smaller than this", True),
+             )),
+)
+
+
+@helper("ACT(int64, ST, ST, int64, PAR, RNG)")
+def choose(sid, st, rules, me, p, rng):
+    if sid == 0:
+        return reference(st, rules, me, p, rng)
+    if sid == 1:
+        return random(st, rules, me, p, rng)
+    if sid == 2:
+        return greedy(st, rules, me, p, rng)
+    if sid == 3:
+        return aggressive(st, rules, me, p, rng)
+    return defensive(st, rules, me, p, rng)
