@@ -88,6 +88,13 @@ def summarize(result: RunResult) -> dict[str, Any]:
         lo, hi = wilson(wins[0], n)
         out["first_player_advantage"] = _r(rates[0] - 1.0 / P)
         out["first_player_advantage_ci"] = [_r(lo - 1.0 / P), _r(hi - 1.0 / P)]
+        # the same among games that had a winner: games with no winner (capped) pull every
+        # seat below 1/P, which would hide a first-player edge
+        decided = n - t.no_winner
+        if decided > 0:
+            lo, hi = wilson(wins[0], decided)
+            out["first_player_advantage_decided"] = _r(wins[0] / decided - 1.0 / P)
+            out["first_player_advantage_decided_ci"] = [_r(lo - 1.0 / P), _r(hi - 1.0 / P)]
         gaps = []
         for a in range(P):
             for b in range(a + 1, P):
@@ -135,6 +142,10 @@ def render_text(summary: dict[str, Any]) -> str:
         f, ci = s["first_player_advantage"], s["first_player_advantage_ci"]
         lines.append(f"First-player advantage (seat 0 minus fair share {_pct(1 / s['players'])}): "
                      f"{100 * f:+.1f} points [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]")
+        if s["no_winner_rate"] and "first_player_advantage_decided" in s:
+            f, ci = s["first_player_advantage_decided"], s["first_player_advantage_decided_ci"]
+            lines.append(f"  among games with a winner: {100 * f:+.1f} points "
+                         f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]")
         for g in s["seat_differences"]:
             a, b = g["seats"]
             sig = "" if g["ci"][0] <= 0 <= g["ci"][1] else "  (a real difference)"

@@ -147,6 +147,24 @@ def trace(game: str = typer.Argument(..., help="Game id."),
         print(f"wrote {len(lines) - 2} events of game {index} to {out}", file=sys.stderr)
 
 
+@app.command()
+def demo(n_games: int = typer.Option(200_000, "--games", "-n", help="Games per game."),
+         jobs: Optional[int] = JobsOpt):
+    """Simulate every shipped game with its defaults and print each summary."""
+    from analysis.summary import render_text, summarize
+    from sim import runner
+    from sim.registry import game_ids
+
+    runner.check_counts(n_games, 1, jobs)
+    for gid in game_ids():
+        setup = _setup(gid, None, None, None, 1)
+        advance, bar = runner.progress_bar(n_games)
+        with bar:
+            result = runner.run(setup, n_games, jobs, progress=advance)
+        print(render_text(summarize(result)))
+        print()
+
+
 def main() -> None:
     """Console entry point: one clear line and exit 2 for any bad input."""
     try:

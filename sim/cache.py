@@ -15,11 +15,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = ("sim", "strategies")
 
 
-def source_hash() -> str:
+def source_hash(root: Path = ROOT) -> str:
+    """Hash of every kernel and strategy source file (names and contents)."""
     h = hashlib.sha256()
     for d in SOURCE_DIRS:
-        for p in sorted((ROOT / d).rglob("*.py")):
-            h.update(str(p.relative_to(ROOT)).encode())
+        for p in sorted((root / d).rglob("*.py")):
+            h.update(str(p.relative_to(root)).encode())
             h.update(p.read_bytes())
     return h.hexdigest()[:16]
 

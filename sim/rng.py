@@ -6,7 +6,7 @@ The state is a 4-element uint64 array owned by the caller.
 """
 import numpy as np
 
-from sim.jit import helper, inline
+from sim.jit import helper
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -14,7 +14,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _INV53 = 1.0 / 9007199254740992.0  # 2**-53
 
 
-@inline
+@helper("uint64(uint64)")
 def _splitmix(x):
     z = x + _GOLDEN
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -32,12 +32,12 @@ def seed_game(rng, root_seed, game_index):
         rng[i] = _splitmix(x)
 
 
-@inline
+@helper("uint64(uint64, int64)")
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@inline
+@helper("uint64(RNG)")
 def next_u64(rng):
     s0 = rng[0]
     s1 = rng[1]
@@ -58,13 +58,13 @@ def next_u64(rng):
     return result
 
 
-@inline
+@helper("float64(RNG)")
 def uniform(rng):
     """A float in [0, 1)."""
     return float(next_u64(rng) >> np.uint64(11)) * _INV53
 
 
-@inline
+@helper("int64(RNG, int64)")
 def below(rng, n):
     """A uniform integer in [0, n), n >= 1."""
     return np.int64(uniform(rng) * n)

@@ -7,7 +7,7 @@ checks every action for legality, so a bug here is an error, never a silent chea
 To add one: copy a neighbour, give it the next id, add a branch to ``choose``.
 """
 
-from sim.jit import helper, inline
+from sim.jit import helper
 
 from sim.rng import below
 from sim.skyscraper.layout import (
@@ -23,7 +23,7 @@ STOP = (A_STOP, 0, 0, 0)
 # ---------------------------------------------------------------- shared reading helpers
 
 
-@inline
+@helper("int64(ST, ST, int64)")
 def rival(st, rules, me):
     """The opponent with the most floors; ties go to the nearest after me in turn order."""
     P = rules[R_PLAYERS]
@@ -37,7 +37,7 @@ def rival(st, rules, me):
     return best
 
 
-@inline
+@helper("ACT(ST, ST, int64)")
 def pair_build(st, rules, me):
     """The first natural floor [a, sum-a] for a = 1, 2, ... (no joker)."""
     fsum = rules[R_FLOOR_SUM]
@@ -52,7 +52,7 @@ def pair_build(st, rules, me):
     return STOP
 
 
-@inline
+@helper("ACT(ST, ST, int64)")
 def joker_build(st, rules, me):
     """A joker beside the highest floor card it can complete: [v, J valued sum-v]."""
     if held(st, me, J) == 0:
@@ -65,7 +65,7 @@ def joker_build(st, rules, me):
     return STOP
 
 
-@inline
+@helper("ACT(ST, ST, int64, int64)")
 def steal_from(st, rules, me, o):
     """Steal card k (k = 0, then 1) of o's unguarded top floor with a matching floor card."""
     if o < 0 or floors(st, o) == 0 or top_dogs(st, o) > 0:
@@ -79,7 +79,7 @@ def steal_from(st, rules, me, o):
     return STOP
 
 
-@inline
+@helper("ACT(ST, ST, int64)")
 def solo_discard(st, rules, me):
     """Alone, an attack or skip card is dead weight: discard one (knob permitting)."""
     if rules[R_SOLO_DISCARD] == 0:
@@ -90,7 +90,7 @@ def solo_discard(st, rules, me):
     return STOP
 
 
-@inline
+@helper("ACT(ST, int64)")
 def guard_top(st, me):
     if held(st, me, DOG) > 0 and floors(st, me) > 0 and top_dogs(st, me) == 0:
         return (A_DOG, 0, 0, 0)

@@ -4,7 +4,7 @@ Reading order follows the rulebook: hands and piles, drawing (with the reshuffle
 towers, then legality and the effect of every action.  Strategies read the state
 through the small accessors at the top; only the kernel changes it.
 """
-from sim.jit import helper, inline
+from sim.jit import helper
 
 from sim.rng import below, shuffle
 from sim.skyscraper.layout import (
@@ -20,67 +20,58 @@ from sim.skyscraper.layout import (
 # ---------------------------------------------------------------- reading the state
 
 
-@inline
+@helper("int64(ST, int64, int64)")
 def held(st, seat, t):
     """How many cards of type t are in seat's hand."""
     return st[S_HAND + seat * NT + t]
 
 
-@inline
+@helper("int64(ST, int64)")
 def hand_size(st, seat):
     return st[S_HSIZE + seat]
 
 
-@inline
+@helper("int64(ST, int64)")
 def floors(st, seat):
     return st[S_NFL + seat]
 
 
-@inline
+@helper("int64(ST, int64, int64)")
 def floor_at(st, seat, f):
     """Offset of floor f (0 = bottom) of seat's tower."""
     return S_TOWER + (seat * MAXF + f) * FW
 
 
-@inline
+@helper("int64(ST, int64)")
 def top(st, seat):
     """Offset of seat's top floor, or -1 when the tower is empty."""
     n = st[S_NFL + seat]
     return floor_at(st, seat, n - 1) if n > 0 else -1
 
 
-@inline
+@helper("int64(ST, int64)")
 def top_dogs(st, seat):
     n = st[S_NFL + seat]
     return st[floor_at(st, seat, n - 1) + FL_DOGS] if n > 0 else 0
 
 
-@inline
+@helper("int64(ST, int64, int64)")
 def top_value(st, seat, k):
     """Value of card k (0 or 1) of seat's top floor (a joker's given value)."""
     return st[top(st, seat) + FL_V0 + k]
 
 
-@inline
+@helper("boolean(int64)")
 def is_floor(t):
     return t > F0
 
 
-@inline
+@helper("int64(int64)")
 def value_of(t):
     return t - F0
 
 
 # ---------------------------------------------------------------- events (trace mode)
-
-
-@inline
-def emit(st, tev, tsnap, kind, player, a, b, c, d, e, f):
-    """Count an event; in trace mode also record it (a call only when tracing)."""
-    st[S_EVC + kind] += 1
-    st[S_MOVES] += 1
-    if tev.shape[0] > 0:
-        write_event(st, tev, tsnap, kind, player, a, b, c, d, e, f)
 
 
 @helper("void(ST, EV, EV, int64, int64, int64, int64, int64, int64, int64, int64)")
@@ -103,24 +94,33 @@ def write_event(st, tev, tsnap, kind, player, a, b, c, d, e, f):
         tsnap[i, z] = st[z]
 
 
+@helper("void(ST, EV, EV, int64, int64, int64, int64, int64, int64, int64, int64)")
+def emit(st, tev, tsnap, kind, player, a, b, c, d, e, f):
+    """Count an event; in trace mode also record it (a call only when tracing)."""
+    st[S_EVC + kind] += 1
+    st[S_MOVES] += 1
+    if tev.shape[0] > 0:
+        write_event(st, tev, tsnap, kind, player, a, b, c, d, e, f)
+
+
 # ---------------------------------------------------------------- hands and piles
 
 
-@inline
+@helper("void(ST, int64, int64)")
 def take_into_hand(st, seat, t):
     st[S_HAND + seat * NT + t] += 1
     st[S_HSIZE + seat] += 1
     st[S_HELD + seat * NT + t] = 1
 
 
-@inline
+@helper("void(ST, int64, int64)")
 def play_from_hand(st, seat, t):
     st[S_HAND + seat * NT + t] -= 1
     st[S_HSIZE + seat] -= 1
     st[S_PLAYED + seat * NT + t] = 1
 
 
-@inline
+@helper("void(ST, int64)")
 def discard(st, t):
     st[S_DISC + st[S_DISC_N]] = t
     st[S_DISC_N] += 1
@@ -192,7 +192,7 @@ def steal_into(st, me, target, k):
     return t, v
 
 
-@inline
+@helper("void(ST, ST, int64)")
 def add_skip(st, rules, seat):
     if rules[R_SKIPS_STACK] != 0 or st[S_SKIP + seat] == 0:
         st[S_SKIP + seat] += 1
@@ -224,54 +224,47 @@ def steal_random_card(st, rng, me, target):
 def is_legal(st, rules, me, kind, a, b, c):
     P = rules[R_PLAYERS]
     fsum = rules[R_FLOOR_SUM]
+    hand = S_HAND + me * NT  # st[hand + t]: copies of card type t in my hand
     if kind == A_STOP:
         return True
     if kind == A_BUILD:
         # a floor card plus a floor card or a joker, summing to floor_sum
-        if not is_floor(a) or not (is_floor(b) or b == J):
+        if a <= F0 or a >= NT or not (F0 < b < NT or b == J):
             return False
-        if a == b:
-            if held(st, me, a) < 2:
-                return False
-        elif held(st, me, a) < 1 or held(st, me, b) < 1:
+        if st[hand + a] < (2 if a == b else 1) or st[hand + b] < 1:
             return False
-        vb = value_of(b) if b != J else c
-        return 1 <= vb <= rules[R_FLOOR_MAX] and value_of(a) + vb == fsum
+        vb = b - F0 if b != J else c
+        return 1 <= vb <= rules[R_FLOOR_MAX] and a - F0 + vb == fsum
     if kind == A_DISCARD:
-        return (P == 1 and rules[R_SOLO_DISCARD] != 0 and BONE <= a <= SUPER
-                and held(st, me, a) > 0)
-    if P == 1:
-        # alone, only the dog works; attack and skip cards have no target
-        return kind == A_DOG and held(st, me, DOG) > 0 and floors(st, me) > 0 \
-            and top_dogs(st, me) < rules[R_MAX_DOGS]
+        return P == 1 and rules[R_SOLO_DISCARD] != 0 and BONE <= a <= SUPER and st[hand + a] > 0
     if kind == A_DOG:
-        return held(st, me, DOG) > 0 and floors(st, me) > 0 and top_dogs(st, me) < rules[R_MAX_DOGS]
-    if kind == A_SUPER:
-        return held(st, me, SUPER) > 0
-    if kind == A_SHAKE:
-        return held(st, me, SHAKE) > 0
-    if kind == A_TRUCK:
-        return held(st, me, TRUCK) > 0
-    if a < 0 or a >= P or a == me:
+        n = st[S_NFL + me]
+        return st[hand + DOG] > 0 and n > 0 and \
+            st[S_TOWER + (me * MAXF + n - 1) * FW + FL_DOGS] < rules[R_MAX_DOGS]
+    if P == 1:
+        return False  # alone, attack and skip cards have no target (see A_DISCARD)
+    if kind == A_SUPER or kind == A_SHAKE or kind == A_TRUCK or kind == A_THIEF:
+        card = SUPER if kind == A_SUPER else SHAKE if kind == A_SHAKE else TRUCK if kind == A_TRUCK else THIEF
+        return st[hand + card] > 0 and (kind != A_THIEF or (0 <= a < P and a != me))
+    # the rest act on target a's top floor
+    if a < 0 or a >= P or a == me or st[S_NFL + a] == 0:
         return False
-    if kind == A_THIEF:
-        return held(st, me, THIEF) > 0
-    if floors(st, a) == 0:
-        return False
+    top_a = S_TOWER + (a * MAXF + st[S_NFL + a] - 1) * FW
+    dogs = st[top_a + FL_DOGS]
     if kind == A_STEAL:
         # a real floor card (never a joker) completing the other card of an unguarded top floor
-        return (b == 0 or b == 1) and top_dogs(st, a) == 0 and is_floor(c) and held(st, me, c) > 0 \
-            and value_of(c) + top_value(st, a, b) == fsum
+        return (b == 0 or b == 1) and dogs == 0 and F0 < c < NT and st[hand + c] > 0 \
+            and c - F0 + st[top_a + FL_V0 + b] == fsum
     if kind == A_BONE:
-        return held(st, me, BONE) > 0 and top_dogs(st, a) > 0
+        return st[hand + BONE] > 0 and dogs > 0
     if kind == A_HAM:
-        return held(st, me, HAM) > 0 and top_dogs(st, a) == 0
+        return st[hand + HAM] > 0 and dogs == 0
     if kind == A_BALL:
-        return held(st, me, BALL) > 0
+        return st[hand + BALL] > 0
     return False
 
 
-@inline
+@helper("int64(ST, int64, int64, int64, int64, int64)")
 def _put(st, n, kind, a, b, c):
     if n < MAXACT:
         o = S_ACTS + 4 * n
