@@ -1,18 +1,28 @@
 """Decorators for compiled helpers.
 
-Tiny accessors are ``inline``: numba pastes them into the caller, so they cost
-nothing (a real call increfs and decrefs every array argument).  Other helpers take
-explicit signatures.  Without them numba compiles a separate
-specialization of a helper for every integer constant it is called with
-(``Literal[int]`` argument types): measured on the Skyscraper kernel, that made a
-cold compile take ~65 s instead of a few seconds.  A signature also documents the
-helper's contract at a glance.  Type names for the signature strings:
+``helper(signature)`` is how every compiled function below a kernel is declared:
+
+- **A fixed signature.**  Without one, numba compiles a separate specialization of a
+  helper for every integer constant it is called with (``Literal[int]`` argument
+  types); on the Skyscraper kernel that made a cold compile take ~65 s instead of
+  ~15 s.  The signature also documents the helper's contract at a glance.
+- **Compiled on first use, not at import.**  A kernel loaded from numba's cache already
+  contains every helper it calls, so helpers compiled eagerly at import would only be
+  loaded for nothing (about a second of start-up for one game).
+- **No reference counting** (``_nrt=False``): helpers never allocate, and numba's atomic
+  reference counts on shared arrays cost time on every call.
+- ``nogil`` so that kernels run in parallel threads.
+
+Type names for the signature strings:
 
     ST    int64[::1]      a game's packed state (also rule vectors, tallies)
     RNG   uint64[::1]     a random generator's state
     EV    int64[:, ::1]   trace event rows / zone snapshots
-    PAR   float64[::1]    a seat's strategy parameter row
+    PAR   float64[::1]    a seat's strategy parameter row   (PARS: all seats' rows)
+    ACT   UniTuple(int64, 4)   an action (kind, a, b, c)
 """
+import re
+
 from numba import njit
 
 ST = "int64[::1]"
@@ -21,24 +31,49 @@ EV = "int64[:, ::1]"
 PAR = "float64[::1]"
 PARS = "float64[:, ::1]"
 ACT = "UniTuple(int64, 4)"
+_NAMES = (("ST", ST), ("RNG", RNG), ("EV", EV), ("PARS", PARS), ("PAR", PAR), ("ACT", ACT))
+
+
+def expand(signature: str) -> str:
+    for name, typ in _NAMES:
+        signature = re.sub(rf"\b{name}\b", typ, signature)
+    return signature
 
 
 def helper(signature: str):
-    """A cached, GIL-free compiled helper with a fixed signature."""
-    sig = signature
-    for name, typ in (("ST", ST), ("RNG", RNG), ("EV", EV), ("PARS", PARS), ("PAR", PAR),
-                      ("ACT", ACT)):
-        sig = _replace_word(sig, name, typ)
-    return njit(sig, cache=True, nogil=True, _nrt=False)
+    """A cached, GIL-free compiled helper with a fixed signature, compiled on first use."""
+    sig = expand(signature)
+
+    def decorate(fn):
+        d = njit(cache=True, nogil=True, _nrt=False)(fn)
+        if not hasattr(d, "get_call_template"):  # NUMBA_DISABLE_JIT=1: plain Python
+            return d
+
+        def ensure():
+            if d._can_compile:
+                d.compile(sig)      # the declared signature, and no other:
+                d.disable_compile()  # later calls convert their arguments to it
+
+        typed_call, python_call = d.get_call_template, d._compile_for_args
+
+        def get_call_template(args, kws):  # a call from compiled code
+            ensure()
+            return typed_call(args, kws)
+
+        def compile_for_args(*args, **kws):  # a call from Python (tests) found no overload
+            if d._can_compile:
+                ensure()  # numba then calls what this returns: the declared signature's code
+                return d.overloads[d.signatures[0]].entry_point
+            return python_call(*args, **kws)  # arguments that do not fit it: numba's error
+
+        d.get_call_template = get_call_template
+        d._compile_for_args = compile_for_args
+        return d
+
+    return decorate
 
 
 def inline(fn):
-    """A tiny helper inlined into its callers at the numba IR level: no call, no
-    reference counting of the arrays it is given (see the design notes)."""
+    """A helper pasted into its single caller at the numba IR level (the game loop's
+    parts): no separate compilation unit, no call."""
     return njit(inline="always", cache=True, nogil=True)(fn)
-
-
-def _replace_word(s: str, word: str, repl: str) -> str:
-    import re
-
-    return re.sub(rf"\b{word}\b", repl, s)

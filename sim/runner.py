@@ -108,7 +108,10 @@ def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = 
     def play(lo: int, hi: int):
         tally = game.tally.new(max_len)
         rows = np.zeros((hi - lo if keep_rows else 0, game.row_width), dtype=np.int64)
-        kernel(rv, sids, params, setup.seed, lo, hi, tally, lay, rows, tev, tsnap)
+        # private copies: numba reference-counts array arguments atomically, and two
+        # threads counting on one shared array bounce its cache line between cores
+        kernel(rv.copy(), sids.copy(), params.copy(), setup.seed, lo, hi, tally, lay.copy(),
+               rows, *(a.copy() for a in (tev, tsnap)))
         return lo, hi, tally, rows
 
     total = game.tally.new(max_len)

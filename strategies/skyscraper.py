@@ -13,7 +13,8 @@ from sim.rng import below
 from sim.skyscraper.layout import (
     A_BALL, A_BONE, A_BUILD, A_DISCARD, A_DOG, A_HAM, A_SHAKE, A_STEAL, A_STOP, A_SUPER,
     A_THIEF, A_TRUCK, BALL, BONE, DOG, F0, HAM, J, R_FLOOR_MAX, R_FLOOR_SUM, R_FLOORS_TO_WIN,
-    R_PLAYERS, R_SOLO_DISCARD, S_ACTS, SHAKE, SUPER, THIEF, TRUCK,
+    R_PLAYERS, R_SOLO_DISCARD, S_ACTS, S_HAND, S_HSIZE, S_NFL, S_TOWER, SHAKE, SUPER, THIEF,
+    TRUCK, FL_DOGS, FL_V0, FW, MAXF, NT,
 )
 from sim.skyscraper.moves import floors, hand_size, held, legal_actions, top_dogs, top_value
 from strategies.base import Param, Strategy
@@ -102,38 +103,69 @@ def guard_top(st, me):
 
 @helper("ACT(ST, ST, int64, PAR, RNG)")
 def reference(st, rules, me, p, rng):
-    """../shared/reference/skyscraper.md, to the letter (the opponent = the rival)."""
-    act = pair_build(st, rules, me)
-    if act[0] == A_STOP:
-        act = joker_build(st, rules, me)
-    if act[0] != A_STOP:
-        return act
-    if rules[R_PLAYERS] == 1:
+    """../shared/reference/skyscraper.md, to the letter.  Written flat, reading the state
+    directly: it is the benchmark strategy, asked about three times a turn."""
+    P = rules[R_PLAYERS]
+    fsum = rules[R_FLOOR_SUM]
+    fmax = rules[R_FLOOR_MAX]
+    hand = S_HAND + me * NT  # st[hand + t]: my cards of type t
+    # 1. Build: [a, 9-a] for a = 1, 2, 3, 4 (first match); else a joker beside my highest floor card
+    for a in range(1, fsum // 2 + 1):
+        b = fsum - a
+        if b <= fmax and st[hand + F0 + a] > 0 and st[hand + F0 + b] >= (2 if a == b else 1):
+            return (A_BUILD, F0 + a, F0 + b, 0)
+    if st[hand + J] > 0:
+        for v in range(fmax, 0, -1):
+            if st[hand + F0 + v] > 0 and 1 <= fsum - v <= fmax:
+                return (A_BUILD, F0 + v, J, fsum - v)
+    my_floors = st[S_NFL + me]
+    if P == 1:
+        # alone only step 5 has a target (my own floor); then cardlab's solo addition
+        if st[hand + DOG] > 0 and my_floors > 0 and \
+                st[S_TOWER + (me * MAXF + my_floors - 1) * FW + FL_DOGS] == 0:
+            return (A_DOG, 0, 0, 0)
         return solo_discard(st, rules, me)
-    o = rival(st, rules, me)
-    act = steal_from(st, rules, me, o)
-    if act[0] != A_STOP:
-        return act
-    leads = floors(st, o) >= floors(st, me)
-    if held(st, me, BONE) > 0 and top_dogs(st, o) > 0 and leads:
+    # "the opponent": the most floors, ties to the nearest after me in turn order
+    o = -1
+    o_floors = -1
+    for d in range(1, P):
+        s = (me + d) % P
+        if st[S_NFL + s] > o_floors:
+            o = s
+            o_floors = st[S_NFL + s]
+    o_top = S_TOWER + (o * MAXF + o_floors - 1) * FW  # meaningful only when o_floors > 0
+    o_dogs = st[o_top + FL_DOGS] if o_floors > 0 else 0
+    # 2. Steal card k (k = 0, then 1) with a floor card completing it to 9
+    if o_floors > 0 and o_dogs == 0:
+        for k in range(2):
+            need = fsum - st[o_top + FL_V0 + k]
+            if 1 <= need <= fmax and st[hand + F0 + need] > 0:
+                return (A_STEAL, o, k, F0 + need)
+    leads = o_floors >= my_floors
+    # 3. Bone the opponent's dog
+    if st[hand + BONE] > 0 and o_dogs > 0 and leads:
         return (A_BONE, o, 0, 0)
-    if floors(st, o) > 0 and leads:
-        if top_dogs(st, o) == 0 and held(st, me, HAM) > 0:
+    # 4. Demolish: the hammer on an unguarded floor, else the ball
+    if o_floors > 0 and leads:
+        if o_dogs == 0 and st[hand + HAM] > 0:
             return (A_HAM, o, 0, 0)
-        if held(st, me, BALL) > 0:
+        if st[hand + BALL] > 0:
             return (A_BALL, o, 0, 0)
-    act = guard_top(st, me)
-    if act[0] != A_STOP:
-        return act
-    if hand_size(st, o) > 0:
-        if held(st, me, THIEF) > 0:
+    # 5. Dog beside my unguarded top floor
+    if st[hand + DOG] > 0 and my_floors > 0 and \
+            st[S_TOWER + (me * MAXF + my_floors - 1) * FW + FL_DOGS] == 0:
+        return (A_DOG, 0, 0, 0)
+    # 6. Thief (preferred) or super thief on a non-empty hand
+    if st[S_HSIZE + o] > 0:
+        if st[hand + THIEF] > 0:
             return (A_THIEF, o, 0, 0)
-        if held(st, me, SUPER) > 0:
+        if st[hand + SUPER] > 0:
             return (A_SUPER, 0, 0, 0)
-    if floors(st, o) >= 3:
-        if held(st, me, SHAKE) > 0:
+    # 7. Skip an opponent with 3+ floors: milkshake (preferred) or truck
+    if o_floors >= 3:
+        if st[hand + SHAKE] > 0:
             return (A_SHAKE, 0, 0, 0)
-        if held(st, me, TRUCK) > 0:
+        if st[hand + TRUCK] > 0:
             return (A_TRUCK, 0, 0, 0)
     return STOP
 

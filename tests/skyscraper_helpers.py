@@ -40,6 +40,8 @@ def rules_vec(players: int = 2, **knobs) -> np.ndarray:
     return GAME.rules_vector(GAME.resolve_rules(knobs, players), players)
 
 
+
+
 def new_rng(seed: int = 1, index: int = 0) -> np.ndarray:
     rng = np.zeros(4, np.uint64)
     seed_game(rng, seed, index)

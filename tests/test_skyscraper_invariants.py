@@ -22,8 +22,6 @@ from sim.trace import trace
 
 from skyscraper_helpers import census_codes, census_many, deck_census, live_floors
 
-STRATS = ("reference", "random", "greedy", "aggressive", "defensive")
-
 # (players, strategies): every strategy alone and in mixes, at every player count
 TRACE_SETUPS = [
     (1, "reference"), (1, "random"), (1, "greedy"), (1, "aggressive"), (1, "defensive"),
@@ -287,3 +285,48 @@ def test_knob_sets_conserve_cards(kernel, trace_buf, sets):
             np.testing.assert_array_equal(row, fast.rows[g])
         for index in range(2):
             _check_trace(trace(setup, index), setup)
+
+
+# ---------------------------------------------------------------- the stuck-table shortcut
+
+
+def _python_game(setup, index):
+    """play_game re-run turn by turn from Python, without the kernel's shortcut that jumps
+    to the turn cap once a whole round changes nothing: the row it should have produced."""
+    from sim.skyscraper import kernel as K
+
+    from skyscraper_helpers import new_rng
+
+    rv, sids, params = setup.arrays()
+    st = np.zeros(L.S_SIZE, np.int64)
+    rng = new_rng(setup.seed, index)
+    tev, tsnap = GAME.empty_trace()
+    K.setup(st, rng, rv, tev, tsnap)
+    P, me = setup.players, 0
+    row = np.zeros(GAME.row_width, np.int64)
+    while st[L.S_TURN] < rv[L.R_MAX_TURNS]:
+        st[L.S_TURN] += 1
+        st[L.S_CUR] = me
+        if K.play_turn(st, rng, rv, sids, params, me, tev, tsnap):
+            row[2] = 1 << me
+            break
+        me = (me + 1) % P
+    else:
+        row[1] = 1
+    row[0] = st[L.S_TURN]
+    row[3:3 + P] = st[L.S_NFL:L.S_NFL + P]
+    return row
+
+
+@pytest.mark.parametrize("players,strategies,sets", [
+    (1, "reference", ()), (1, "random", ()), (2, "reference", ()),
+    (2, "greedy", ("hand_size=8", "draw_skip_at=10", "refill_to=5", "floor_copies=2")),
+])
+def test_turn_cap_shortcut_is_exact(players, strategies, sets):
+    setup = setup_for(players, strategies, sets, seed=5)
+    fast = runner.run(setup, 200, jobs=1, keep_rows=True)
+    capped = np.flatnonzero(fast.rows[:, 1] == 1)[:6].tolist()
+    done = np.flatnonzero(fast.rows[:, 1] == 0)[:4].tolist()
+    assert capped, "no capped game to check"
+    for g in capped + done:
+        np.testing.assert_array_equal(_python_game(setup, g), fast.rows[g], err_msg=f"game {g}")

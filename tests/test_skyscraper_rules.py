@@ -18,6 +18,12 @@ from skyscraper_helpers import (
     no_trace, rules_vec, skips, strategy_arrays, tower, zones,
 )
 
+is_legal = M.is_legal
+apply_action = M.apply_action
+draw = M.draw
+legal_actions = M.legal_actions
+choose = S.choose
+
 F = {v: L.F0 + v for v in range(1, L.FLOOR_LIMIT + 1)}  # F[3] is the type of floor card 3
 ATTACKS = (L.A_STEAL, L.A_BONE, L.A_HAM, L.A_BALL, L.A_THIEF, L.A_SUPER, L.A_SHAKE, L.A_TRUCK)
 STOP = (L.A_STOP, 0, 0, 0)
@@ -27,14 +33,14 @@ STOP = (L.A_STOP, 0, 0, 0)
 
 
 def legal(st, rules, me, kind, a=0, b=0, c=0) -> bool:
-    return bool(M.is_legal(st, rules, me, kind, a, b, c))
+    return bool(is_legal(st, rules, me, kind, a, b, c))
 
 
 def act(st, rules, me, kind, a=0, b=0, c=0, rng=None, trace=None) -> bool:
     """Check the action is legal, then apply it; returns whether a floor was added."""
     assert legal(st, rules, me, kind, a, b, c), (kind, a, b, c)
     tev, tsnap = trace if trace is not None else no_trace()
-    return bool(M.apply_action(st, new_rng() if rng is None else rng, rules, me, kind, a, b, c,
+    return bool(apply_action(st, new_rng() if rng is None else rng, rules, me, kind, a, b, c,
                                tev, tsnap))
 
 
@@ -50,7 +56,7 @@ def turn(st, rules, me, sid=0, rng=None, trace=None) -> bool:
 def ref(st, rules, me=0):
     """The reference strategy's next action on this state."""
     _, params = strategy_arrays(0, int(rules[L.R_PLAYERS]))
-    return tuple(int(x) for x in S.choose(0, st, rules, me, params[me], new_rng()))
+    return tuple(int(x) for x in choose(0, st, rules, me, params[me], new_rng()))
 
 
 def events(trace, n=None):
@@ -154,7 +160,7 @@ def test_joker_cannot_be_the_card_played_to_steal():
     st = make_state(2, hands={0: ["J", "J"]}, towers={1: [fl("F3", "F6")]})
     for k in (0, 1):
         assert not legal(st, R2, 0, L.A_STEAL, 1, k, L.J)
-    assert M.legal_actions(st, R2, 0) == 0
+    assert legal_actions(st, R2, 0) == 0
     assert ref(st, R2) == STOP
 
 
@@ -168,7 +174,7 @@ def test_two_jokers_never_make_a_floor():
     st = make_state(2, hands={0: ["J", "J"]})
     for c in range(0, 12):
         assert not legal(st, R2, 0, L.A_BUILD, L.J, L.J, c)
-    assert M.legal_actions(st, R2, 0) == 0
+    assert legal_actions(st, R2, 0) == 0
     assert ref(st, R2) == STOP
     # with a floor card the joker builds, one joker only
     st = make_state(2, hands={0: ["J", "J", "F4"]})
@@ -312,7 +318,7 @@ def test_reshuffle_when_the_draw_pile_is_empty():
     st = make_state(2, discard=["F1", "F2", "F3", "HAM"])
     before = card_census(st, 2)
     trace = GAME.trace_buffers(8)
-    assert M.draw(st, new_rng(), 0, *trace) is True
+    assert draw(st, new_rng(), 0, *trace) is True
     assert discard_pile(st) == [] and len(draw_pile(st)) == 3 and hand_size(st, 0) == 1
     assert Counter(draw_pile(st) + hand(st, 0)) == Counter(["F1", "F2", "F3", "HAM"])
     np.testing.assert_array_equal(card_census(st, 2), before)
@@ -325,7 +331,7 @@ def test_reshuffle_is_a_shuffle():
     seen = set()
     for seed in range(40):
         st = make_state(2, discard=["F1", "F2", "F3", "F4", "F5"])
-        M.draw(st, new_rng(seed), 0, *no_trace())
+        draw(st, new_rng(seed), 0, *no_trace())
         seen.add(tuple(hand(st, 0) + draw_pile(st)))
     assert len(seen) > 10
 
@@ -333,7 +339,7 @@ def test_reshuffle_is_a_shuffle():
 def test_no_draw_when_both_piles_are_empty():
     st = make_state(2, hands={0: ["F1"]})
     snap = st.copy()
-    assert M.draw(st, new_rng(), 0, *no_trace()) is False
+    assert draw(st, new_rng(), 0, *no_trace()) is False
     np.testing.assert_array_equal(st, snap)
     # and a refill from nothing ends instead of looping
     assert turn(st, R2, 0) is False
@@ -490,38 +496,60 @@ def test_discard_action_is_solo_only():
     assert not legal(st, R2, 0, L.A_DISCARD, L.HAM)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: reference strategy in solitaire returns "
-                   "solo_discard() before step 5 (Dog), so it never places a dog alone; dogs "
-                   "pile up in hand and ~26% of solo reference games hit the turn cap")
 def test_reference_solo_places_a_dog():
     r = rules_vec(1)
     st = make_state(1, hands={0: ["DOG", "F1"]}, towers={0: [fl("F3", "F6")]})
     assert ref(st, r) == (L.A_DOG, 0, 0, 0)
 
 
+# ---------------------------------------------------------------- calling helpers from Python
+
+
+def test_compiled_helper_first_call_from_python():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import numpy as np\n"
+            "from sim.rng import seed_game\n"
+            "rng = np.zeros(4, np.uint64)\n"
+            "seed_game(rng, 1, 0)\n"
+            "print(int(rng[0]))\n")
+    p = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr.strip().splitlines()[-1:]
+    assert int(p.stdout) == int(new_rng(1, 0)[0])
+
+
 # ---------------------------------------------------------------- setup
 
 
-@pytest.mark.parametrize("players", [1, 2, 4])
-def test_setup_deals_seat_zero_first_off_the_top(players):
-    from sim.rng import shuffle
+def test_setup_deals_seat_zero_first_off_the_top():
+    """Same seed, same shuffled deck: seat 0's five cards come off the top first, then
+    seat 1's, ... so the solitaire game's draw pile holds the other seats' hands."""
+    def dealt(players):
+        st = np.zeros(L.S_SIZE, np.int64)
+        K.setup(st, new_rng(7, 3), rules_vec(players), *no_trace())
+        return st
 
-    rules = rules_vec(players)
-    st = np.zeros(L.S_SIZE, np.int64)
-    rng = new_rng(7, 3)
-    K.setup(st, rng.copy(), rules, *no_trace())
-    # replay the shuffle of the deck in type order
-    deck = np.zeros(L.S_SIZE, np.int64)
-    cards = [L.F0 + v for v in range(1, 9) for _ in range(4)]
-    cards += [t for t, n in enumerate((4, 4, 2, 3, 1, 3, 1, 3, 1)) for _ in range(n)]
-    deck[:len(cards)] = cards
-    shuffle(deck, 0, len(cards), rng.copy())
-    pile = [L.card_code(t) for t in deck[:len(cards)][::-1]]   # top first
-    for s in range(players):
-        assert hand(st, s) == sorted(pile[5 * s:5 * s + 5])
-        assert hand_size(st, s) == 5
-    assert draw_pile(st) == pile[5 * players:]
-    assert discard_pile(st) == [] and all(not tower(st, s) for s in range(players))
+    solo = dealt(1)
+    pile = draw_pile(solo)                       # top first
+    assert len(pile) == 54 - 5 and hand_size(solo, 0) == 5
+    for players in (2, 3, 4):
+        st = dealt(players)
+        assert hand(st, 0) == hand(solo, 0)
+        for s in range(1, players):
+            assert hand(st, s) == sorted(pile[5 * (s - 1):5 * s]) and hand_size(st, s) == 5
+        assert draw_pile(st) == pile[5 * (players - 1):]
+        assert discard_pile(st) == [] and all(not tower(st, s) for s in range(players))
+        assert skips(st, players) == [0] * players
+    # and the deal really shuffles: other seeds deal other hands
+    hands = set()
+    for seed in range(10):
+        st = np.zeros(L.S_SIZE, np.int64)
+        K.setup(st, new_rng(seed), rules_vec(1), *no_trace())
+        hands.add(tuple(hand(st, 0)))
+    assert len(hands) >= 8
 
 
 # ---------------------------------------------------------------- the reference strategy
@@ -711,7 +739,7 @@ def _all_legal(st, rules, me, players, fmax):
 
 
 def _listed(st, rules, me):
-    n = int(M.legal_actions(st, rules, me))
+    n = int(legal_actions(st, rules, me))
     acts = st[L.S_ACTS:L.S_ACTS + 4 * n].reshape(n, 4)
     out = set()
     for kind, a, b, c in acts.tolist():
@@ -726,7 +754,7 @@ KNOB_SETS = [dict(), dict(floor_sum=10, max_dogs_per_floor=2), dict(floor_max=6,
 @pytest.mark.parametrize("knobs", KNOB_SETS)
 def test_legal_actions_is_exactly_the_set_of_legal_actions(knobs):
     gen = np.random.default_rng(12345)
-    for i in range(60):
+    for i in range(160):
         players = 1 + i % 4
         rd = GAME.resolve_rules(knobs, players)
         rules = GAME.rules_vector(rd, players)
@@ -740,7 +768,7 @@ def test_legal_actions_is_exactly_the_set_of_legal_actions(knobs):
 def test_random_strategy_only_plays_legal_actions(knobs):
     gen = np.random.default_rng(99)
     seen = Counter()
-    for i in range(150):
+    for i in range(240):
         players = 1 + i % 4
         rd = GAME.resolve_rules(knobs, players)
         rules = GAME.rules_vector(rd, players)
@@ -748,9 +776,9 @@ def test_random_strategy_only_plays_legal_actions(knobs):
         me = int(gen.integers(0, players))
         _, params = strategy_arrays(1, players)
         rng = new_rng(i)
-        n_legal = int(M.legal_actions(st, rules, me))
+        n_legal = int(legal_actions(st, rules, me))
         for _ in range(12):
-            kind, a, b, c = (int(x) for x in S.choose(1, st, rules, me, params[me], rng))
+            kind, a, b, c = (int(x) for x in choose(1, st, rules, me, params[me], rng))
             seen[kind] += 1
             assert legal(st, rules, me, kind, a, b, c), (kind, a, b, c, zones(st, players))
             if n_legal == 0:

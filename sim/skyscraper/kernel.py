@@ -15,7 +15,7 @@ from sim.skyscraper.layout import (
     A_STOP, END_CAP, END_WIN, EV_DEAL, EV_SKIP, EVW, F0, MAXP, NT, R_DRAW_SKIP_AT,
     R_FLOOR_COPIES, R_FLOOR_MAX, R_FLOORS_TO_WIN, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS,
     R_REFILL_TO, R_SPECIAL_COUNTS, S_CUR, S_DRAW, S_DRAW_N, S_EVC, S_HAND, S_HELD, S_HSIZE,
-    S_MOVES, S_NEV, S_NFL, S_PLAYED, S_SCORE, S_SIZE, S_SKIP, S_TURN, ZONES_END,
+    S_ACTS, S_MOVES, S_NEV, S_NFL, S_PLAYED, S_SCORE, S_SIZE, S_SKIP, S_TURN, ZONES_END,
 )
 from sim.skyscraper.moves import apply_action, draw, emit, is_legal
 from strategies.skyscraper import choose
@@ -26,7 +26,9 @@ ROWW = 3 + MAXP  # per-game row: length, unfinished, winner mask, floors per sea
 @inline
 def setup(st, rng, rules, tev, tsnap):
     """Clear the state, shuffle the deck and deal ``hand_size`` cards to each seat."""
-    st[:] = 0
+    # reset what a game reads before writing (the piles are written before they are read)
+    st[:S_DRAW] = 0
+    st[ZONES_END:S_ACTS] = 0
     P = rules[R_PLAYERS]
     n = 0
     for v in range(1, rules[R_FLOOR_MAX] + 1):
