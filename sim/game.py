@@ -68,14 +68,12 @@ class Game:
     def kernel(self):
         return importlib.import_module(self.kernel_module).run_games
 
-    def empty_trace(self) -> tuple[np.ndarray, np.ndarray]:
+    def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+        """(events recorded, event rows, zone snapshots) of a trace-mode state."""
         raise NotImplementedError
 
-    def trace_buffers(self, capacity: int) -> tuple[np.ndarray, np.ndarray]:
-        raise NotImplementedError
-
-    def decode_trace(self, rules: dict, players: int, tev: np.ndarray, tsnap: np.ndarray,
-                     n: int) -> list[dict]:
+    def decode_trace(self, rules: dict, players: int, st: np.ndarray) -> list[dict]:
+        """The events of a trace-mode state as JSON-able dicts."""
         raise NotImplementedError
 
     def rules_json(self, rules: dict[str, Any]) -> dict[str, Any]:

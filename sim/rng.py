@@ -2,11 +2,19 @@
 
 Each game gets its own stream derived from (root seed, game index), so a result
 depends only on the seed and the game index, never on chunking, threads or backend.
-The state is a 4-element uint64 array owned by the caller.
+The generator's state is the first four words of a game's packed state ``st`` (viewed
+as uint64), so that helpers need no second array.
 """
+import warnings
+
 import numpy as np
+from numba import config as _numba_config
 
 from sim.jit import helper
+
+if _numba_config.DISABLE_JIT:  # plain-Python run: uint64 arithmetic wraps by design
+    warnings.filterwarnings("ignore", message="overflow encountered", category=RuntimeWarning,
+                            module=__name__)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -22,9 +30,10 @@ def _splitmix(x):
     return z ^ (z >> np.uint64(31))
 
 
-@helper("void(RNG, int64, int64)")
-def seed_game(rng, root_seed, game_index):
-    """Seed ``rng`` for one game from the root seed and the game's index."""
+@helper("void(ST, int64, int64)")
+def seed_game(st, root_seed, game_index):
+    """Seed st's generator for one game from the root seed and the game's index."""
+    rng = st[0:4].view(np.uint64)
     x = _splitmix(np.uint64(root_seed) * _GOLDEN) ^ np.uint64(game_index)
     x = _splitmix(x)
     for i in range(4):
@@ -37,8 +46,9 @@ def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@helper("uint64(RNG)")
-def next_u64(rng):
+@helper("uint64(ST)")
+def next_u64(st):
+    rng = st[0:4].view(np.uint64)
     s0 = rng[0]
     s1 = rng[1]
     s2 = rng[2]
@@ -58,23 +68,23 @@ def next_u64(rng):
     return result
 
 
-@helper("float64(RNG)")
-def uniform(rng):
+@helper("float64(ST)")
+def uniform(st):
     """A float in [0, 1)."""
-    return float(next_u64(rng) >> np.uint64(11)) * _INV53
+    return float(next_u64(st) >> np.uint64(11)) * _INV53
 
 
-@helper("int64(RNG, int64)")
-def below(rng, n):
+@helper("int64(ST, int64)")
+def below(st, n):
     """A uniform integer in [0, n), n >= 1."""
-    return np.int64(uniform(rng) * n)
+    return np.int64(uniform(st) * n)
 
 
-@helper("void(ST, int64, int64, RNG)")
-def shuffle(a, lo, hi, rng):
-    """Fisher-Yates shuffle of a[lo:hi] in place."""
+@helper("void(ST, int64, int64)")
+def shuffle(st, lo, hi):
+    """Fisher-Yates shuffle of st[lo:hi] in place, with st's own generator."""
     for i in range(hi - 1, lo, -1):
-        j = lo + below(rng, i - lo + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
+        j = lo + below(st, i - lo + 1)
+        t = st[i]
+        st[i] = st[j]
+        st[j] = t

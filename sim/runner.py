@@ -79,9 +79,8 @@ def warm(setup: Setup):
     kernel = setup.game.kernel()
     rv, sids, params = setup.arrays()
     tally = setup.game.tally.new(setup.game.max_length(setup.rules))
-    tev, tsnap = setup.game.empty_trace()
     rows = np.zeros((0, setup.game.row_width), dtype=np.int64)
-    kernel(rv, sids, params, setup.seed, 0, 0, tally, _layout(setup.game), rows, tev, tsnap)
+    kernel(rv, sids, params, setup.seed, 0, 0, tally, _layout(setup.game), rows, 0)
     return kernel
 
 
@@ -102,7 +101,6 @@ def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = 
     rv, sids, params = setup.arrays()
     lay = _layout(game)
     max_len = game.max_length(setup.rules)
-    tev, tsnap = game.empty_trace()
     bounds = [(a, min(a + chunk, start + games)) for a in range(start, start + games, chunk)]
 
     def play(lo: int, hi: int):
@@ -110,8 +108,7 @@ def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = 
         rows = np.zeros((hi - lo if keep_rows else 0, game.row_width), dtype=np.int64)
         # private copies: numba reference-counts array arguments atomically, and two
         # threads counting on one shared array bounce its cache line between cores
-        kernel(rv.copy(), sids.copy(), params.copy(), setup.seed, lo, hi, tally, lay.copy(),
-               rows, *(a.copy() for a in (tev, tsnap)))
+        kernel(rv.copy(), sids.copy(), params.copy(), setup.seed, lo, hi, tally, lay.copy(), rows, 0)
         return lo, hi, tally, rows
 
     total = game.tally.new(max_len)

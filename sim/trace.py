@@ -12,7 +12,7 @@ from sim import runner
 from sim.runner import Setup
 
 
-def trace(setup: Setup, index: int = 0, capacity: int = 4096) -> list[dict]:
+def trace(setup: Setup, index: int = 0, capacity: int = 512) -> list[dict]:
     """Header, events and result of game ``index`` of ``setup``."""
     game = setup.game
     if index < 0:
@@ -23,14 +23,14 @@ def trace(setup: Setup, index: int = 0, capacity: int = 4096) -> list[dict]:
     rv, sids, params = setup.arrays()
     lay = runner._layout(game)
     while True:
-        tev, tsnap = game.trace_buffers(capacity)
         tally = game.tally.new(game.max_length(setup.rules))
         rows = np.zeros((1, game.row_width), dtype=np.int64)
-        n = int(kernel(rv, sids, params, setup.seed, index, index + 1, tally, lay, rows, tev, tsnap))
+        st = kernel(rv, sids, params, setup.seed, index, index + 1, tally, lay, rows, capacity)
+        n = game.trace_arrays(st)[0]
         if n <= capacity:
             break
         capacity = n  # the buffer was too small: replay the same game with room for all
-    events = game.decode_trace(setup.rules, setup.players, tev, tsnap, n)
+    events = game.decode_trace(setup.rules, setup.players, st)
     length, unfinished, mask = (int(x) for x in rows[0, :3])
     header = {"type": "header", "game": game.id, "seed": setup.seed, "game_index": index,
               "players": setup.players, "rules": game.rules_json(setup.rules),

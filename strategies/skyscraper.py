@@ -1,13 +1,13 @@
 """Skyscraper strategies.
 
-Each strategy is one compiled function ``(st, rules, me, p, rng) -> (kind, a, b, c)``
+Each strategy is one compiled function ``(st, me, p) -> (kind, a, b, c)``
 called repeatedly during a seat's play step until it returns ``A_STOP``; ``p`` is the
 seat's parameter row, read by the names in its ``Strategy`` entry below.  The kernel
 checks every action for legality, so a bug here is an error, never a silent cheat.
 To add one: copy a neighbour, give it the next id, add a branch to ``choose``.
 """
 
-from sim.jit import helper
+from sim.jit import helper, inline
 
 from sim.rng import below
 from sim.skyscraper.layout import (
@@ -24,10 +24,10 @@ STOP = (A_STOP, 0, 0, 0)
 # ---------------------------------------------------------------- shared reading helpers
 
 
-@helper("int64(ST, ST, int64)")
-def rival(st, rules, me):
+@helper("int64(ST, int64)")
+def rival(st, me):
     """The opponent with the most floors; ties go to the nearest after me in turn order."""
-    P = rules[R_PLAYERS]
+    P = st[R_PLAYERS]
     best = -1
     bf = -1
     for d in range(1, P):
@@ -38,11 +38,11 @@ def rival(st, rules, me):
     return best
 
 
-@helper("ACT(ST, ST, int64)")
-def pair_build(st, rules, me):
+@helper("ACT(ST, int64)")
+def pair_build(st, me):
     """The first natural floor [a, sum-a] for a = 1, 2, ... (no joker)."""
-    fsum = rules[R_FLOOR_SUM]
-    fmax = rules[R_FLOOR_MAX]
+    fsum = st[R_FLOOR_SUM]
+    fmax = st[R_FLOOR_MAX]
     for a in range(1, fsum // 2 + 1):
         b = fsum - a
         if b > fmax:
@@ -53,26 +53,26 @@ def pair_build(st, rules, me):
     return STOP
 
 
-@helper("ACT(ST, ST, int64)")
-def joker_build(st, rules, me):
+@helper("ACT(ST, int64)")
+def joker_build(st, me):
     """A joker beside the highest floor card it can complete: [v, J valued sum-v]."""
     if held(st, me, J) == 0:
         return STOP
-    fsum = rules[R_FLOOR_SUM]
-    fmax = rules[R_FLOOR_MAX]
+    fsum = st[R_FLOOR_SUM]
+    fmax = st[R_FLOOR_MAX]
     for v in range(fmax, 0, -1):
         if held(st, me, F0 + v) > 0 and 1 <= fsum - v <= fmax:
             return (A_BUILD, F0 + v, J, fsum - v)
     return STOP
 
 
-@helper("ACT(ST, ST, int64, int64)")
-def steal_from(st, rules, me, o):
+@helper("ACT(ST, int64, int64)")
+def steal_from(st, me, o):
     """Steal card k (k = 0, then 1) of o's unguarded top floor with a matching floor card."""
     if o < 0 or floors(st, o) == 0 or top_dogs(st, o) > 0:
         return STOP
-    fsum = rules[R_FLOOR_SUM]
-    fmax = rules[R_FLOOR_MAX]
+    fsum = st[R_FLOOR_SUM]
+    fmax = st[R_FLOOR_MAX]
     for k in range(2):
         need = fsum - top_value(st, o, k)
         if 1 <= need <= fmax and held(st, me, F0 + need) > 0:
@@ -80,10 +80,10 @@ def steal_from(st, rules, me, o):
     return STOP
 
 
-@helper("ACT(ST, ST, int64)")
-def solo_discard(st, rules, me):
+@helper("ACT(ST, int64)")
+def solo_discard(st, me):
     """Alone, an attack or skip card is dead weight: discard one (knob permitting)."""
-    if rules[R_SOLO_DISCARD] == 0:
+    if st[R_SOLO_DISCARD] == 0:
         return STOP
     for t in range(BONE, SUPER + 1):
         if held(st, me, t) > 0:
@@ -98,16 +98,39 @@ def guard_top(st, me):
     return STOP
 
 
+@helper("ACT(ST, int64, int64)")
+def knock_down(st, me, o):
+    """Against o's top floor: a bone for its dog, the hammer if unguarded, else the ball."""
+    if top_dogs(st, o) > 0 and held(st, me, BONE) > 0:
+        return (A_BONE, o, 0, 0)
+    if top_dogs(st, o) == 0 and held(st, me, HAM) > 0:
+        return (A_HAM, o, 0, 0)
+    if held(st, me, BALL) > 0:
+        return (A_BALL, o, 0, 0)
+    return STOP
+
+
+@helper("ACT(ST, int64, int64)")
+def rob(st, me, o):
+    """A thief (preferred) or the super thief, if o has cards to take."""
+    if hand_size(st, o) > 0:
+        if held(st, me, THIEF) > 0:
+            return (A_THIEF, o, 0, 0)
+        if held(st, me, SUPER) > 0:
+            return (A_SUPER, 0, 0, 0)
+    return STOP
+
+
 # ---------------------------------------------------------------- reference
 
 
-@helper("ACT(ST, ST, int64, PAR, RNG)")
-def reference(st, rules, me, p, rng):
+@helper("ACT(ST, int64, PAR)")
+def reference(st, me, p):
     """../shared/reference/skyscraper.md, to the letter.  Written flat, reading the state
     directly: it is the benchmark strategy, asked about three times a turn."""
-    P = rules[R_PLAYERS]
-    fsum = rules[R_FLOOR_SUM]
-    fmax = rules[R_FLOOR_MAX]
+    P = st[R_PLAYERS]
+    fsum = st[R_FLOOR_SUM]
+    fmax = st[R_FLOOR_MAX]
     hand = S_HAND + me * NT  # st[hand + t]: my cards of type t
     # 1. Build: [a, 9-a] for a = 1, 2, 3, 4 (first match); else a joker beside my highest floor card
     for a in range(1, fsum // 2 + 1):
@@ -124,7 +147,7 @@ def reference(st, rules, me, p, rng):
         if st[hand + DOG] > 0 and my_floors > 0 and \
                 st[S_TOWER + (me * MAXF + my_floors - 1) * FW + FL_DOGS] == 0:
             return (A_DOG, 0, 0, 0)
-        return solo_discard(st, rules, me)
+        return solo_discard(st, me)
     # "the opponent": the most floors, ties to the nearest after me in turn order
     o = -1
     o_floors = -1
@@ -173,11 +196,11 @@ def reference(st, rules, me, p, rng):
 # ---------------------------------------------------------------- random
 
 
-@helper("ACT(ST, ST, int64, PAR, RNG)")
-def random(st, rules, me, p, rng):
+@helper("ACT(ST, int64, PAR)")
+def random(st, me, p):
     """Uniform over the legal actions, stopping included."""
-    n = legal_actions(st, rules, me)
-    i = below(rng, n + 1)
+    n = legal_actions(st, me)
+    i = below(st, n + 1)
     if i == n:
         return STOP
     o = S_ACTS + 4 * i
@@ -187,34 +210,34 @@ def random(st, rules, me, p, rng):
 # ---------------------------------------------------------------- greedy
 
 
-@helper("ACT(ST, ST, int64, PAR, RNG)")
-def greedy(st, rules, me, p, rng):
+@helper("ACT(ST, int64, PAR)")
+def greedy(st, me, p):
     """Builds whenever it can; otherwise improves its hand with thieves.  Never attacks."""
     steal, thief_min_cards, guard = p[0], p[1], p[2]
-    act = pair_build(st, rules, me)
+    act = pair_build(st, me)
     if act[0] != A_STOP:
         return act
-    if steal > 0 and rules[R_PLAYERS] > 1:
+    if steal > 0 and st[R_PLAYERS] > 1:
         # stealing is building with someone else's card: take it from the tallest tower first
-        act = steal_from(st, rules, me, rival(st, rules, me))
+        act = steal_from(st, me, rival(st, me))
         if act[0] != A_STOP:
             return act
-        P = rules[R_PLAYERS]
+        P = st[R_PLAYERS]
         for d in range(1, P):
-            act = steal_from(st, rules, me, (me + d) % P)
+            act = steal_from(st, me, (me + d) % P)
             if act[0] != A_STOP:
                 return act
-    act = joker_build(st, rules, me)
+    act = joker_build(st, me)
     if act[0] != A_STOP:
         return act
     if guard > 0:
         act = guard_top(st, me)
         if act[0] != A_STOP:
             return act
-    if rules[R_PLAYERS] == 1:
-        return solo_discard(st, rules, me)
+    if st[R_PLAYERS] == 1:
+        return solo_discard(st, me)
     # more cards, more pairs: rob the fullest hand
-    P = rules[R_PLAYERS]
+    P = st[R_PLAYERS]
     fullest, most = -1, -1
     for d in range(1, P):
         o = (me + d) % P
@@ -231,26 +254,21 @@ def greedy(st, rules, me, p, rng):
 # ---------------------------------------------------------------- aggressive
 
 
-@helper("ACT(ST, ST, int64, int64, float64, float64)")
-def _attack(st, rules, me, o, lead_margin, skip_floors):
+@helper("ACT(ST, int64, int64, float64, float64)")
+def _attack(st, me, o, lead_margin, skip_floors):
     """Every way to hurt the leader o, most damaging first."""
-    act = steal_from(st, rules, me, o)
+    act = steal_from(st, me, o)
     if act[0] != A_STOP:
         return act
     if floors(st, o) >= floors(st, me) + lead_margin and floors(st, o) > 0:
-        if top_dogs(st, o) > 0 and held(st, me, BONE) > 0:
-            return (A_BONE, o, 0, 0)
-        if top_dogs(st, o) == 0 and held(st, me, HAM) > 0:
-            return (A_HAM, o, 0, 0)
-        if held(st, me, BALL) > 0:
-            return (A_BALL, o, 0, 0)
-    if hand_size(st, o) > 0:
-        if held(st, me, THIEF) > 0:
-            return (A_THIEF, o, 0, 0)
-        if held(st, me, SUPER) > 0:
-            return (A_SUPER, 0, 0, 0)
+        act = knock_down(st, me, o)
+        if act[0] != A_STOP:
+            return act
+    act = rob(st, me, o)
+    if act[0] != A_STOP:
+        return act
     if floors(st, o) >= skip_floors:
-        P = rules[R_PLAYERS]
+        P = st[R_PLAYERS]
         # a milkshake only hits the next seat; the truck hits the leader wherever it sits
         if held(st, me, SHAKE) > 0 and (me + 1) % P == o:
             return (A_SHAKE, 0, 0, 0)
@@ -261,27 +279,27 @@ def _attack(st, rules, me, o, lead_margin, skip_floors):
     return STOP
 
 
-@helper("ACT(ST, ST, int64, PAR, RNG)")
-def aggressive(st, rules, me, p, rng):
+@helper("ACT(ST, int64, PAR)")
+def aggressive(st, me, p):
     """Attacks and slows the leader: steals, hammers, the ball, thieves and skips."""
     lead_margin, skip_floors, attack_first = p[0], p[1], p[2]
-    if rules[R_PLAYERS] == 1:
-        act = pair_build(st, rules, me)
+    if st[R_PLAYERS] == 1:
+        act = pair_build(st, me)
         if act[0] == A_STOP:
-            act = joker_build(st, rules, me)
-        return act if act[0] != A_STOP else solo_discard(st, rules, me)
-    o = rival(st, rules, me)
+            act = joker_build(st, me)
+        return act if act[0] != A_STOP else solo_discard(st, me)
+    o = rival(st, me)
     if attack_first > 0:
-        act = _attack(st, rules, me, o, lead_margin, skip_floors)
+        act = _attack(st, me, o, lead_margin, skip_floors)
         if act[0] != A_STOP:
             return act
-    act = pair_build(st, rules, me)
+    act = pair_build(st, me)
     if act[0] == A_STOP:
-        act = joker_build(st, rules, me)
+        act = joker_build(st, me)
     if act[0] != A_STOP:
         return act
     if attack_first <= 0:
-        act = _attack(st, rules, me, o, lead_margin, skip_floors)
+        act = _attack(st, me, o, lead_margin, skip_floors)
         if act[0] != A_STOP:
             return act
     return guard_top(st, me)
@@ -290,40 +308,34 @@ def aggressive(st, rules, me, p, rng):
 # ---------------------------------------------------------------- defensive
 
 
-@helper("ACT(ST, ST, int64, PAR, RNG)")
-def defensive(st, rules, me, p, rng):
+@helper("ACT(ST, int64, PAR)")
+def defensive(st, me, p):
     """Guards its top floor with dogs; keeps bones, the ball and skips for real threats
     (a rival within ``threat`` floors of winning); thieves only to refill a thin hand."""
     threat, keep_hand = p[0], p[1]
-    act = pair_build(st, rules, me)
-    if act[0] == A_STOP and rules[R_PLAYERS] > 1:
-        act = steal_from(st, rules, me, rival(st, rules, me))
+    act = pair_build(st, me)
+    if act[0] == A_STOP and st[R_PLAYERS] > 1:
+        act = steal_from(st, me, rival(st, me))
     if act[0] == A_STOP:
-        act = joker_build(st, rules, me)
+        act = joker_build(st, me)
     if act[0] != A_STOP:
         return act
     act = guard_top(st, me)
     if act[0] != A_STOP:
         return act
-    if rules[R_PLAYERS] == 1:
-        return solo_discard(st, rules, me)
-    o = rival(st, rules, me)
-    if floors(st, o) > 0 and floors(st, o) >= rules[R_FLOORS_TO_WIN] - threat:
-        if top_dogs(st, o) > 0 and held(st, me, BONE) > 0:
-            return (A_BONE, o, 0, 0)
-        if top_dogs(st, o) == 0 and held(st, me, HAM) > 0:
-            return (A_HAM, o, 0, 0)
-        if held(st, me, BALL) > 0:
-            return (A_BALL, o, 0, 0)
+    if st[R_PLAYERS] == 1:
+        return solo_discard(st, me)
+    o = rival(st, me)
+    if floors(st, o) > 0 and floors(st, o) >= st[R_FLOORS_TO_WIN] - threat:
+        act = knock_down(st, me, o)
+        if act[0] != A_STOP:
+            return act
         if held(st, me, SHAKE) > 0:
             return (A_SHAKE, 0, 0, 0)
         if held(st, me, TRUCK) > 0:
             return (A_TRUCK, 0, 0, 0)
-    if hand_size(st, me) < keep_hand and hand_size(st, o) > 0:
-        if held(st, me, THIEF) > 0:
-            return (A_THIEF, o, 0, 0)
-        if held(st, me, SUPER) > 0:
-            return (A_SUPER, 0, 0, 0)
+    if hand_size(st, me) < keep_hand:
+        return rob(st, me, o)
     return STOP
 
 
@@ -353,14 +365,14 @@ STRATEGIES = (
 )
 
 
-@helper("ACT(int64, ST, ST, int64, PAR, RNG)")
-def choose(sid, st, rules, me, p, rng):
+@inline
+def choose(sid, st, me, p):
     if sid == 0:
-        return reference(st, rules, me, p, rng)
+        return reference(st, me, p)
     if sid == 1:
-        return random(st, rules, me, p, rng)
+        return random(st, me, p)
     if sid == 2:
-        return greedy(st, rules, me, p, rng)
+        return greedy(st, me, p)
     if sid == 3:
-        return aggressive(st, rules, me, p, rng)
-    return defensive(st, rules, me, p, rng)
+        return aggressive(st, me, p)
+    return defensive(st, me, p)

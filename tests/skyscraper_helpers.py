@@ -4,6 +4,8 @@ Cards may be given as rule-page codes ("F3", "J", "DOG", ...) or as type numbers
 A tower floor is ``(code0, value0, code1, value1)`` or ``(code0, value0, code1, value1,
 dogs)``; ``fl("F3", "J", 6, dogs=1)`` builds one with the face values filled in.
 Draw piles are given top first (the state stores them with the top as the last entry).
+A state carries its own rules (st[S_RULES:], R_* are offsets into st) and random
+generator (st[0:4]); trace mode is the same state with room for events after S_SIZE.
 """
 from __future__ import annotations
 
@@ -32,24 +34,38 @@ def code(t) -> str:
 # ---------------------------------------------------------------- arrays for the helpers
 
 
-def rules_dict(players: int = 2, **knobs) -> dict:
-    return GAME.resolve_rules(knobs, players)
+def rules_dict(players: int = 2, rules: dict | None = None, **knobs) -> dict:
+    """Resolved rules for ``players``: defaults updated by ``rules`` (knob overrides, or an
+    already resolved rules dict), then by ``knobs``."""
+    return GAME.resolve_rules({**(rules or {}), **knobs}, players)
 
 
 def rules_vec(players: int = 2, **knobs) -> np.ndarray:
-    return GAME.rules_vector(GAME.resolve_rules(knobs, players), players)
+    """The game's rule vector (what the kernel copies to st[S_RULES:S_RULES + N_RULES])."""
+    return GAME.rules_vector(rules_dict(players, **knobs), players)
 
 
+def set_rules(st: np.ndarray, players: int, rules: dict | None = None) -> np.ndarray:
+    """Write the rules (knob overrides or a resolved dict; None: defaults) into ``st``,
+    as the kernel does once per batch: every R_* constant is then an offset into st."""
+    st[L.S_RULES:L.S_RULES + L.N_RULES] = GAME.rules_vector(rules_dict(players, rules), players)
+    return st
 
 
-def new_rng(seed: int = 1, index: int = 0) -> np.ndarray:
-    rng = np.zeros(4, np.uint64)
-    seed_game(rng, seed, index)
-    return rng
+def new_state(players: int = 2, rules: dict | None = None, seed: int = 1, index: int = 0,
+              capacity: int = 0) -> np.ndarray:
+    """An empty packed state with the rules written in and the generator (st[0:4]) seeded
+    for game ``index`` of ``seed``; ``capacity`` > 0 makes it a trace-mode state with room
+    for that many events after S_SIZE."""
+    st = np.zeros(L.S_SIZE + capacity * L.TRACE_ROW, np.int64)
+    set_rules(st, players, rules)
+    seed_game(st, seed, index)
+    return st
 
 
-def no_trace():
-    return GAME.empty_trace()
+def rng_words(st) -> np.ndarray:
+    """A copy of the generator's state: st[0:4] as uint64."""
+    return np.asarray(st)[L.S_RNG:L.S_RNG + 4].view(np.uint64).copy()
 
 
 def strategy_arrays(sid: int = 0, players: int = 4):
@@ -79,10 +95,13 @@ def fl(c0, c1, v1=None, dogs=0, v0=None):
 
 
 def make_state(players: int, hands=None, towers=None, draw=None, discard=None, skips=None,
-               turn: int = 0, cur: int = 0) -> np.ndarray:
-    """A consistent packed state: hand counts and sizes, towers and their floor counts,
-    draw pile (given top first, stored top = last) and discard pile (oldest first)."""
-    st = np.zeros(L.S_SIZE, np.int64)
+               turn: int = 0, cur: int = 0, rules: dict | None = None, seed: int = 1,
+               index: int = 0, capacity: int = 0) -> np.ndarray:
+    """A consistent packed state: the rules for ``players`` (knob overrides or a resolved
+    dict; None: defaults) and a generator seeded from (seed, index), as ``new_state``;
+    hand counts and sizes, towers and their floor counts, draw pile (given top first,
+    stored top = last) and discard pile (oldest first).  ``capacity`` > 0: trace mode."""
+    st = new_state(players, rules, seed, index, capacity)
     for seat, cards in (hands or {}).items():
         assert 0 <= seat < players
         for c in cards:

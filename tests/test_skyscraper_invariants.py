@@ -3,8 +3,9 @@
 (a) full JSON traces (``sim.trace.trace``): every card in exactly one zone after every
     event, every floor sums to floor_sum, each event's effect on the zones matches the
     event, and the trace's result equals the fast path's per-game row;
-(b) raw snapshots straight from ``run_games`` in trace mode, checked with numpy over a
-    few thousand games (census, floors, hand sizes, event counts vs. the tally);
+(b) raw snapshots straight from ``run_games`` in trace mode (the events stored after
+    S_SIZE in the returned state), checked with numpy over a few thousand games (census,
+    floors, hand sizes, rules words untouched, event counts vs. the tally);
 (c) the same on non-default knob sets.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ from sim.skyscraper import GAME
 from sim.skyscraper import layout as L
 from sim.trace import trace
 
-from skyscraper_helpers import census_codes, census_many, deck_census, live_floors
+from skyscraper_helpers import census_codes, census_many, deck_census, live_floors, new_state
 
 # (players, strategies): every strategy alone and in mixes, at every player count
 TRACE_SETUPS = [
@@ -42,10 +43,11 @@ def kernel():
     return GAME.kernel()
 
 
-@pytest.fixture(scope="module")
-def trace_buf():
-    """One big trace buffer shared by every raw-snapshot game of this module."""
-    return {"cap": 4096, "bufs": GAME.trace_buffers(4096)}
+# Room for events a raw-snapshot game is first played with; a longer game is replayed
+# with room for all of its events.  Small on purpose: the kernel allocates (and zeroes)
+# the whole trace-mode state, TRACE_ROW words per event, on every call (4096 events are
+# ~49 MB, some 40 ms a game).
+TRACE_CAP = 512
 
 
 # ---------------------------------------------------------------- (a) JSON traces
@@ -187,25 +189,33 @@ def test_trace_with_a_small_buffer_replays_the_same_game():
 # ---------------------------------------------------------------- (b) raw snapshots
 
 
-def _play_traced(kernel, trace_buf, setup, index):
+def _play_traced(kernel, setup, index):
     """One game in trace mode; returns (events, snapshots, row, tally)."""
     rv, sids, params = setup.arrays()
     lay = runner._layout(GAME)
+    cap = TRACE_CAP
     while True:
-        tev, tsnap = trace_buf["bufs"]
         tally = GAME.tally.new(GAME.max_length(setup.rules))
         rows = np.zeros((1, GAME.row_width), np.int64)
-        n = int(kernel(rv, sids, params, setup.seed, index, index + 1, tally, lay, rows, tev, tsnap))
-        if n <= trace_buf["cap"]:
+        st = kernel(rv, sids, params, setup.seed, index, index + 1, tally, lay, rows, cap)
+        assert st.shape == (L.S_SIZE + cap * L.TRACE_ROW,)
+        n, tev, tsnap = GAME.trace_arrays(st)
+        assert n == int(st[L.S_NEV]) and tev.shape == (cap, L.EVW)
+        assert tsnap.shape == (cap, L.ZONES_END)
+        if n <= cap:
             return tev[:n], tsnap[:n], rows[0], tally
-        trace_buf["cap"] = 2 * n
-        trace_buf["bufs"] = GAME.trace_buffers(2 * n)
+        assert cap == TRACE_CAP, "a replay with room for every event overflowed"
+        cap = n  # too small: replay the same game with room for all its events
 
 
 def _check_snapshots(ev, snaps, row, tally, setup):
     P, rules = setup.players, setup.rules
     n = snaps.shape[0]
     assert n >= P and (ev[:P, 0] == L.EV_DEAL).all()
+    # the snapshots start with the generator and the rules: the rules are never written
+    rv = setup.arrays()[0]
+    bad = np.flatnonzero((snaps[:, L.S_RULES:L.S_RULES + L.N_RULES] != rv[None, :]).any(axis=1))
+    assert bad.size == 0, (int(bad[0]), L.EVENT_NAMES[ev[bad[0], 0]])
     deck = deck_census(rules)
     census = census_many(snaps, P)
     bad = np.flatnonzero((census != deck[None, :]).any(axis=1))
@@ -249,11 +259,11 @@ RAW_SETUPS = [
 
 
 @pytest.mark.parametrize("players,strategies,games", RAW_SETUPS)
-def test_raw_snapshots_conserve_cards(kernel, trace_buf, players, strategies, games):
+def test_raw_snapshots_conserve_cards(kernel, players, strategies, games):
     setup = setup_for(players, strategies, seed=777 + players)
     fast = runner.run(setup, games, jobs=1, keep_rows=True)
     for g in range(games):
-        ev, snaps, row, tally = _play_traced(kernel, trace_buf, setup, g)
+        ev, snaps, row, tally = _play_traced(kernel, setup, g)
         _check_snapshots(ev, snaps, row, tally, setup)
         # trace mode does not change the game
         np.testing.assert_array_equal(row, fast.rows[g])
@@ -273,14 +283,14 @@ KNOB_SETS = [
 
 
 @pytest.mark.parametrize("sets", KNOB_SETS, ids=["+".join(s) for s in KNOB_SETS])
-def test_knob_sets_conserve_cards(kernel, trace_buf, sets):
+def test_knob_sets_conserve_cards(kernel, sets):
     for players, strategies in ((1, "reference"), (2, "random,aggressive"), (3, "reference"),
                                 (4, "greedy,defensive,random,aggressive")):
         setup = setup_for(players, strategies, sets, seed=31 + players)
         games = 60
         fast = runner.run(setup, games, jobs=1, keep_rows=True)
         for g in range(games):
-            ev, snaps, row, tally = _play_traced(kernel, trace_buf, setup, g)
+            ev, snaps, row, tally = _play_traced(kernel, setup, g)
             _check_snapshots(ev, snaps, row, tally, setup)
             np.testing.assert_array_equal(row, fast.rows[g])
         for index in range(2):
@@ -295,19 +305,17 @@ def _python_game(setup, index):
     to the turn cap once a whole round changes nothing: the row it should have produced."""
     from sim.skyscraper import kernel as K
 
-    from skyscraper_helpers import new_rng
-
     rv, sids, params = setup.arrays()
-    st = np.zeros(L.S_SIZE, np.int64)
-    rng = new_rng(setup.seed, index)
-    tev, tsnap = GAME.empty_trace()
-    K.setup(st, rng, rv, tev, tsnap)
+    # the rules and a generator seeded for (seed, index) in st, as run_games does
+    st = new_state(setup.players, setup.rules, seed=setup.seed, index=index)
+    np.testing.assert_array_equal(st[L.S_RULES:L.S_RULES + L.N_RULES], rv)
+    K.setup(st)
     P, me = setup.players, 0
     row = np.zeros(GAME.row_width, np.int64)
-    while st[L.S_TURN] < rv[L.R_MAX_TURNS]:
+    while st[L.S_TURN] < st[L.R_MAX_TURNS]:
         st[L.S_TURN] += 1
         st[L.S_CUR] = me
-        if K.play_turn(st, rng, rv, sids, params, me, tev, tsnap):
+        if K.play_turn(st, sids, params, me):
             row[2] = 1 << me
             break
         me = (me + 1) % P

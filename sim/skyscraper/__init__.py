@@ -78,8 +78,8 @@ class Skyscraper(Game):
         return rules["floor_copies"] * rules["floor_max"] + sum(rules[k] for k in specials)
 
     def rules_vector(self, rules: dict[str, Any], players: int) -> np.ndarray:
-        v = np.zeros(L.N_RULES, dtype=np.int64)
-        v[L.R_PLAYERS] = players
+        v = np.zeros(L.N_RULES, dtype=np.int64)  # the kernel copies it to st[S_RULES:]
+        v[L.R_PLAYERS - L.S_RULES] = players
         names = {
             L.R_FLOOR_COPIES: "floor_copies", L.R_FLOOR_MAX: "floor_max", L.R_FLOOR_SUM: "floor_sum",
             L.R_JOKERS: "jokers", L.R_DOGS: "dogs", L.R_BONES: "bones", L.R_HAMMERS: "hammers",
@@ -91,7 +91,7 @@ class Skyscraper(Game):
             L.R_SOLO_DISCARD: "solo_discard_specials", L.R_MAX_TURNS: "max_turns",
         }
         for slot, name in names.items():
-            v[slot] = int(rules[name])
+            v[slot - L.S_RULES] = int(rules[name])
         return v
 
     def max_length(self, rules: dict[str, Any]) -> int:
@@ -105,12 +105,12 @@ class Skyscraper(Game):
         return out
 
     # ------------------------------------------------------------ traces
-    def empty_trace(self):
-        return np.zeros((0, L.EVW), dtype=np.int64), np.zeros((0, L.ZONES_END), dtype=np.int64)
-
-    def trace_buffers(self, capacity: int):
-        return (np.zeros((capacity, L.EVW), dtype=np.int64),
-                np.zeros((capacity, L.ZONES_END), dtype=np.int64))
+    def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+        """(events recorded, event rows, zone snapshots) from a trace-mode state."""
+        n = int(st[L.S_NEV])
+        cap = (len(st) - L.S_SIZE) // L.TRACE_ROW
+        buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
+        return n, buf[:, :L.EVW], buf[:, L.EVW:]
 
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a state snapshot, cards as rule-page codes."""
@@ -138,7 +138,8 @@ class Skyscraper(Game):
             "skips": [int(snap[L.S_SKIP + s]) for s in range(players)],
         }
 
-    def decode_trace(self, rules, players, tev, tsnap, n):
+    def decode_trace(self, rules, players, st):
+        n, tev, tsnap = self.trace_arrays(st)
         code = L.card_code
         opt = lambda t: None if t < 0 else code(int(t))  # noqa: E731
         events = []

@@ -1,8 +1,10 @@
-"""Skyscraper's numbers: card types, rule-vector slots, state offsets, actions, events.
+"""Skyscraper's numbers: card types, rule slots, state offsets, actions, events.
 
-The whole state of a game is one int64 array ``st`` with the named offsets below
-(one packed array is ~2x faster in numba than several).  The zones come first, so a
-trace snapshot is simply ``st[:ZONES_END]``.
+Everything a game reads or writes lives in one int64 array ``st`` with the named
+offsets below: the random generator (``st[0:4]``), the rules, the zones, per-game
+bookkeeping and, in trace mode, the event buffer at the end.  Every compiled helper
+takes just ``st`` (array arguments are costly in numba calls), and a trace snapshot
+is simply ``st[:ZONES_END]``.
 """
 from sim.tally import TallyLayout
 
@@ -22,12 +24,13 @@ def card_code(t: int) -> str:
     return SPECIAL_CODES[t] if t < 9 else f"F{t - F0}"
 
 
-# rule vector slots (int64)
+S_RNG = 0   # st[0:4]: the xoshiro256** state (sim/rng.py)
+S_RULES = 4  # the rule vector, copied in once per batch: st[R_X] is knob X
+N_RULES = 22
 (R_PLAYERS, R_FLOOR_COPIES, R_FLOOR_MAX, R_FLOOR_SUM, R_JOKERS, R_DOGS, R_BONES, R_HAMMERS,
  R_BALLS, R_SHAKES, R_TRUCKS, R_THIEVES, R_SUPERS, R_FLOORS_TO_WIN, R_HAND_SIZE,
  R_DRAW_SKIP_AT, R_REFILL_TO, R_MAX_DOGS, R_DOG_MOVES_UP, R_SKIPS_STACK, R_SOLO_DISCARD,
- R_MAX_TURNS) = range(22)
-N_RULES = 22
+ R_MAX_TURNS) = range(S_RULES, S_RULES + N_RULES)
 # special card counts in type order J..SUPER
 R_SPECIAL_COUNTS = (R_JOKERS, R_DOGS, R_BONES, R_HAMMERS, R_BALLS, R_SHAKES, R_TRUCKS,
                     R_THIEVES, R_SUPERS)
@@ -36,12 +39,12 @@ R_SPECIAL_COUNTS = (R_JOKERS, R_DOGS, R_BONES, R_HAMMERS, R_BALLS, R_SHAKES, R_T
 FW = 5
 FL_T0, FL_T1, FL_V0, FL_V1, FL_DOGS = range(FW)
 
-# state offsets
-S_DRAW_N = 0
-S_DISC_N = 1
-S_TURN = 2
-S_CUR = 3
-S_SKIP = 4
+# state offsets (zones: cleared at the start of every game, except the piles' contents)
+S_DRAW_N = S_RULES + 32
+S_DISC_N = S_DRAW_N + 1
+S_TURN = S_DRAW_N + 2
+S_CUR = S_DRAW_N + 3
+S_SKIP = S_DRAW_N + 4
 S_NFL = S_SKIP + MAXP
 S_HSIZE = S_NFL + MAXP
 S_HAND = S_HSIZE + MAXP             # [MAXP][NT] card counts
@@ -58,6 +61,8 @@ S_MOVES = S_NEV + 1                 # events this game (to spot a table where no
 MAXACT = 96
 S_ACTS = S_MOVES + 1                 # legal-action buffer (random strategy), 4 ints each
 S_SIZE = S_ACTS + 4 * MAXACT
+# trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
+# row of EVW numbers, then the snapshot st[:ZONES_END] after it
 
 # actions a strategy returns as (kind, a, b, c)
 (A_STOP, A_BUILD, A_STEAL, A_DOG, A_BONE, A_HAM, A_BALL, A_THIEF, A_SUPER, A_SHAKE, A_TRUCK,
@@ -73,6 +78,7 @@ EVENT_NAMES = ("deal", "reshuffle", "draw", "skip", "build", "steal", "dog", "bo
  EV_THIEF, EV_SUPER, EV_SHAKE, EV_TRUCK, EV_DISCARD) = range(15)
 N_EV = len(EVENT_NAMES)
 EVW = 9  # event row: kind, player (-1 chance), turn, a, b, c, d, e, f
+TRACE_ROW = EVW + ZONES_END
 
 END_NAMES = ("floors", "cap")
 END_WIN, END_CAP = range(2)

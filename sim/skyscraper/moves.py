@@ -14,7 +14,8 @@ from sim.skyscraper.layout import (
     F0, FL_DOGS, FL_T0, FL_T1, FL_V0, FL_V1, FW, HAM, J, MAXACT, MAXF, NT, R_DOG_MOVES_UP,
     R_FLOOR_MAX, R_FLOOR_SUM, R_MAX_DOGS, R_PLAYERS, R_SKIPS_STACK, R_SOLO_DISCARD, S_ACTS,
     S_CUR, S_DISC, S_DISC_N, S_DRAW, S_DRAW_N, S_EVC, S_HAND, S_HELD, S_HSIZE, S_MOVES, S_NEV, S_NFL,
-    S_PLAYED, S_SKIP, S_TOWER, S_TURN, SHAKE, SUPER, THIEF, TRUCK, ZONES_END,
+    S_PLAYED, S_SIZE, S_SKIP, S_TOWER, S_TURN, SHAKE, SUPER, THIEF, TRACE_ROW, TRUCK,
+    ZONES_END,
 )
 
 # ---------------------------------------------------------------- reading the state
@@ -74,33 +75,34 @@ def value_of(t):
 # ---------------------------------------------------------------- events (trace mode)
 
 
-@helper("void(ST, EV, EV, int64, int64, int64, int64, int64, int64, int64, int64)")
-def write_event(st, tev, tsnap, kind, player, a, b, c, d, e, f):
-    """Write an event row and a snapshot of every zone after it."""
+@helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
+def write_event(st, kind, player, a, b, c, d, e, f):
+    """Trace mode: write event row i and a snapshot of every zone after it."""
     i = st[S_NEV]
     st[S_NEV] = i + 1
-    if i >= tev.shape[0]:
-        return  # buffer full: the caller sees S_NEV > capacity and retries bigger
-    tev[i, 0] = kind
-    tev[i, 1] = player
-    tev[i, 2] = st[S_TURN]
-    tev[i, 3] = a
-    tev[i, 4] = b
-    tev[i, 5] = c
-    tev[i, 6] = d
-    tev[i, 7] = e
-    tev[i, 8] = f
+    o = S_SIZE + i * TRACE_ROW
+    if o + TRACE_ROW > st.shape[0]:
+        return  # buffer full: the caller sees more events than room and replays bigger
+    st[o] = kind
+    st[o + 1] = player
+    st[o + 2] = st[S_TURN]
+    st[o + 3] = a
+    st[o + 4] = b
+    st[o + 5] = c
+    st[o + 6] = d
+    st[o + 7] = e
+    st[o + 8] = f
     for z in range(ZONES_END):
-        tsnap[i, z] = st[z]
+        st[o + EVW + z] = st[z]
 
 
-@helper("void(ST, EV, EV, int64, int64, int64, int64, int64, int64, int64, int64)")
-def emit(st, tev, tsnap, kind, player, a, b, c, d, e, f):
-    """Count an event; in trace mode also record it (a call only when tracing)."""
+@helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
+def emit(st, kind, player, a, b, c, d, e, f):
+    """Count an event; in trace mode (st longer than S_SIZE) also record it."""
     st[S_EVC + kind] += 1
     st[S_MOVES] += 1
-    if tev.shape[0] > 0:
-        write_event(st, tev, tsnap, kind, player, a, b, c, d, e, f)
+    if st.shape[0] > S_SIZE:
+        write_event(st, kind, player, a, b, c, d, e, f)
 
 
 # ---------------------------------------------------------------- hands and piles
@@ -126,8 +128,8 @@ def discard(st, t):
     st[S_DISC_N] += 1
 
 
-@helper("boolean(ST, RNG, int64, EV, EV)")
-def draw(st, rng, seat, tev, tsnap):
+@helper("boolean(ST, int64)")
+def draw(st, seat):
     """Draw the top card into seat's hand; an empty pile first takes the shuffled
     discards; with both empty nothing happens.  Returns whether a card was drawn."""
     if st[S_DRAW_N] == 0:
@@ -137,22 +139,22 @@ def draw(st, rng, seat, tev, tsnap):
         for i in range(n):
             st[S_DRAW + i] = st[S_DISC + i]
         st[S_DISC_N] = 0
-        shuffle(st, S_DRAW, S_DRAW + n, rng)
+        shuffle(st, S_DRAW, S_DRAW + n)
         st[S_DRAW_N] = n
-        emit(st, tev, tsnap, EV_RESHUFFLE, -1, n, 0, 0, 0, 0, 0)
+        emit(st, EV_RESHUFFLE, -1, n, 0, 0, 0, 0, 0)
     n = st[S_DRAW_N] - 1
     t = st[S_DRAW + n]
     st[S_DRAW_N] = n
     take_into_hand(st, seat, t)
-    emit(st, tev, tsnap, EV_DRAW, seat, t, 0, 0, 0, 0, 0)
+    emit(st, EV_DRAW, seat, t, 0, 0, 0, 0, 0)
     return True
 
 
 # ---------------------------------------------------------------- towers
 
 
-@helper("void(ST, ST, int64, int64, int64, int64, int64)")
-def add_floor(st, rules, seat, t0, v0, t1, v1):
+@helper("void(ST, int64, int64, int64, int64, int64)")
+def add_floor(st, seat, t0, v0, t1, v1):
     """Put a new floor on top of seat's tower (a dog may follow it up, knob)."""
     n = st[S_NFL + seat]
     o = floor_at(st, seat, n)
@@ -161,7 +163,7 @@ def add_floor(st, rules, seat, t0, v0, t1, v1):
     st[o + FL_T1] = t1
     st[o + FL_V1] = v1
     st[o + FL_DOGS] = 0
-    if n > 0 and rules[R_DOG_MOVES_UP] != 0:
+    if n > 0 and st[R_DOG_MOVES_UP] != 0:
         below_o = floor_at(st, seat, n - 1)
         st[o + FL_DOGS] = st[below_o + FL_DOGS]
         st[below_o + FL_DOGS] = 0
@@ -192,19 +194,19 @@ def steal_into(st, me, target, k):
     return t, v
 
 
-@helper("void(ST, ST, int64)")
-def add_skip(st, rules, seat):
-    if rules[R_SKIPS_STACK] != 0 or st[S_SKIP + seat] == 0:
+@helper("void(ST, int64)")
+def add_skip(st, seat):
+    if st[R_SKIPS_STACK] != 0 or st[S_SKIP + seat] == 0:
         st[S_SKIP + seat] += 1
 
 
-@helper("int64(ST, RNG, int64, int64)")
-def steal_random_card(st, rng, me, target):
+@helper("int64(ST, int64, int64)")
+def steal_random_card(st, me, target):
     """Move a uniformly chosen card of target's hand into mine; -1 if it is empty."""
     n = st[S_HSIZE + target]
     if n == 0:
         return -1
-    r = below(rng, n)
+    r = below(st, n)
     base = S_HAND + target * NT
     for t in range(NT):
         c = st[base + t]
@@ -220,10 +222,10 @@ def steal_random_card(st, rng, me, target):
 # ---------------------------------------------------------------- legality
 
 
-@helper("boolean(ST, ST, int64, int64, int64, int64, int64)")
-def is_legal(st, rules, me, kind, a, b, c):
-    P = rules[R_PLAYERS]
-    fsum = rules[R_FLOOR_SUM]
+@helper("boolean(ST, int64, int64, int64, int64, int64)")
+def is_legal(st, me, kind, a, b, c):
+    P = st[R_PLAYERS]
+    fsum = st[R_FLOOR_SUM]
     hand = S_HAND + me * NT  # st[hand + t]: copies of card type t in my hand
     if kind == A_STOP:
         return True
@@ -234,13 +236,13 @@ def is_legal(st, rules, me, kind, a, b, c):
         if st[hand + a] < (2 if a == b else 1) or st[hand + b] < 1:
             return False
         vb = b - F0 if b != J else c
-        return 1 <= vb <= rules[R_FLOOR_MAX] and a - F0 + vb == fsum
+        return 1 <= vb <= st[R_FLOOR_MAX] and a - F0 + vb == fsum
     if kind == A_DISCARD:
-        return P == 1 and rules[R_SOLO_DISCARD] != 0 and BONE <= a <= SUPER and st[hand + a] > 0
+        return P == 1 and st[R_SOLO_DISCARD] != 0 and BONE <= a <= SUPER and st[hand + a] > 0
     if kind == A_DOG:
         n = st[S_NFL + me]
         return st[hand + DOG] > 0 and n > 0 and \
-            st[S_TOWER + (me * MAXF + n - 1) * FW + FL_DOGS] < rules[R_MAX_DOGS]
+            st[S_TOWER + (me * MAXF + n - 1) * FW + FL_DOGS] < st[R_MAX_DOGS]
     if P == 1:
         return False  # alone, attack and skip cards have no target (see A_DISCARD)
     if kind == A_SUPER or kind == A_SHAKE or kind == A_TRUCK or kind == A_THIEF:
@@ -266,120 +268,109 @@ def is_legal(st, rules, me, kind, a, b, c):
 
 @helper("int64(ST, int64, int64, int64, int64, int64)")
 def _put(st, n, kind, a, b, c):
-    if n < MAXACT:
-        o = S_ACTS + 4 * n
-        st[o] = kind
-        st[o + 1] = a
-        st[o + 2] = b
-        st[o + 3] = c
-        return n + 1
-    return n
+    o = S_ACTS + 4 * n
+    st[o] = kind
+    st[o + 1] = a
+    st[o + 2] = b
+    st[o + 3] = c
+    return n + 1
 
 
-@helper("int64(ST, ST, int64)")
-def legal_actions(st, rules, me):
+@helper("int64(ST, int64)")
+def legal_actions(st, me):
     """Write every distinct legal action except STOP into the action buffer; return
-    how many.  Used by the ``random`` strategy (uniform over legal actions)."""
-    P = rules[R_PLAYERS]
-    fsum = rules[R_FLOOR_SUM]
-    fmax = rules[R_FLOOR_MAX]
+    how many.  Used by the ``random`` strategy (uniform over legal actions).
+    Every candidate is listed first, then the buffer keeps those ``is_legal`` accepts."""
+    P = st[R_PLAYERS]
+    fsum = st[R_FLOOR_SUM]
+    fmax = st[R_FLOOR_MAX]
     n = 0
-    # builds: every value pair a <= b, then every floor card with a joker
-    for va in range(1, fmax + 1):
-        vb = fsum - va
-        if vb < va or vb > fmax:
-            continue
-        if is_legal(st, rules, me, A_BUILD, F0 + va, F0 + vb, 0):
-            n = _put(st, n, A_BUILD, F0 + va, F0 + vb, 0)
-    if held(st, me, J) > 0:
-        for va in range(1, fmax + 1):
-            if is_legal(st, rules, me, A_BUILD, F0 + va, J, fsum - va):
-                n = _put(st, n, A_BUILD, F0 + va, J, fsum - va)
-    if is_legal(st, rules, me, A_DOG, 0, 0, 0):
-        n = _put(st, n, A_DOG, 0, 0, 0)
-    if P == 1:
-        for t in range(BONE, SUPER + 1):
-            if is_legal(st, rules, me, A_DISCARD, t, 0, 0):
-                n = _put(st, n, A_DISCARD, t, 0, 0)
-        return n
+    for va in range(1, fmax + 1):  # builds: each value pair once, and each card + joker
+        if va <= fsum - va:
+            n = _put(st, n, A_BUILD, F0 + va, F0 + fsum - va, 0)
+        n = _put(st, n, A_BUILD, F0 + va, J, fsum - va)
+    n = _put(st, n, A_DOG, 0, 0, 0)
+    for t in range(BONE, SUPER + 1):
+        n = _put(st, n, A_DISCARD, t, 0, 0)
     for d in range(1, P):
         o = (me + d) % P
         for k in range(2):
             if floors(st, o) > 0:
-                c = F0 + fsum - top_value(st, o, k)
-                if c > F0 and c < NT and is_legal(st, rules, me, A_STEAL, o, k, c):
-                    n = _put(st, n, A_STEAL, o, k, c)
-        for kind in (A_BONE, A_HAM, A_BALL, A_THIEF):
-            if is_legal(st, rules, me, kind, o, 0, 0):
-                n = _put(st, n, kind, o, 0, 0)
-    for kind in (A_SUPER, A_SHAKE, A_TRUCK):
-        if is_legal(st, rules, me, kind, 0, 0, 0):
-            n = _put(st, n, kind, 0, 0, 0)
-    return n
+                n = _put(st, n, A_STEAL, o, k, F0 + fsum - top_value(st, o, k))
+        for kind in range(A_BONE, A_THIEF + 1):  # bone, hammer, ball, thief
+            n = _put(st, n, kind, o, 0, 0)
+    for kind in range(A_SUPER, A_TRUCK + 1):  # super thief, milkshake, truck
+        n = _put(st, n, kind, 0, 0, 0)
+    m = 0
+    for i in range(n):
+        o = S_ACTS + 4 * i
+        if is_legal(st, me, st[o], st[o + 1], st[o + 2], st[o + 3]):
+            m = _put(st, m, st[o], st[o + 1], st[o + 2], st[o + 3])
+    return m
 
 
 # ---------------------------------------------------------------- effects
 
 
-@helper("boolean(ST, RNG, ST, int64, int64, int64, int64, int64, EV, EV)")
-def apply_action(st, rng, rules, me, kind, a, b, c, tev, tsnap):
+@helper("boolean(ST, int64, int64, int64, int64, int64)")
+def apply_action(st, me, kind, a, b, c):
     """Carry out a legal action.  Returns True when it added a floor to my tower."""
-    P = rules[R_PLAYERS]
+    P = st[R_PLAYERS]
     if kind == A_BUILD:
         play_from_hand(st, me, a)
         play_from_hand(st, me, b)
         vb = value_of(b) if b != J else c
-        add_floor(st, rules, me, a, value_of(a), b, vb)
-        emit(st, tev, tsnap, EV_BUILD, me, a, b, value_of(a), vb, 0, 0)
+        add_floor(st, me, a, value_of(a), b, vb)
+        emit(st, EV_BUILD, me, a, b, value_of(a), vb, 0, 0)
         return True
     if kind == A_STEAL:
         play_from_hand(st, me, c)
         t, v = steal_into(st, me, a, b)
-        add_floor(st, rules, me, c, value_of(c), t, v)
-        emit(st, tev, tsnap, EV_STEAL, me, a, b, c, t, v, 0)
+        add_floor(st, me, c, value_of(c), t, v)
+        emit(st, EV_STEAL, me, a, b, c, t, v, 0)
         return True
     if kind == A_DOG:
         play_from_hand(st, me, DOG)
         st[top(st, me) + FL_DOGS] += 1
-        emit(st, tev, tsnap, EV_DOG, me, 0, 0, 0, 0, 0, 0)
+        emit(st, EV_DOG, me, 0, 0, 0, 0, 0, 0)
     elif kind == A_BONE:
         play_from_hand(st, me, BONE)
         discard(st, BONE)
         discard(st, DOG)
         st[top(st, a) + FL_DOGS] -= 1
-        emit(st, tev, tsnap, EV_BONE, me, a, 0, 0, 0, 0, 0)
+        emit(st, EV_BONE, me, a, 0, 0, 0, 0, 0)
     elif kind == A_HAM or kind == A_BALL:
         card = HAM if kind == A_HAM else BALL
         play_from_hand(st, me, card)
         discard(st, card)
         wreck_top(st, a)
-        emit(st, tev, tsnap, EV_HAM if kind == A_HAM else EV_BALL, me, a, 0, 0, 0, 0, 0)
+        emit(st, EV_HAM if kind == A_HAM else EV_BALL, me, a, 0, 0, 0, 0, 0)
     elif kind == A_THIEF:
         play_from_hand(st, me, THIEF)
         discard(st, THIEF)
-        got = steal_random_card(st, rng, me, a)
-        emit(st, tev, tsnap, EV_THIEF, me, a, got, 0, 0, 0, 0)
+        got = steal_random_card(st, me, a)
+        emit(st, EV_THIEF, me, a, got, 0, 0, 0, 0)
     elif kind == A_SUPER:
         play_from_hand(st, me, SUPER)
         discard(st, SUPER)
         # one card from every opponent in turn order (-1: that hand was empty or absent)
-        g1 = steal_random_card(st, rng, me, (me + 1) % P)
-        g2 = steal_random_card(st, rng, me, (me + 2) % P) if P > 2 else -1
-        g3 = steal_random_card(st, rng, me, (me + 3) % P) if P > 3 else -1
-        emit(st, tev, tsnap, EV_SUPER, me, g1, g2, g3, 0, 0, 0)
+        g1 = steal_random_card(st, me, (me + 1) % P)
+        g2 = steal_random_card(st, me, (me + 2) % P) if P > 2 else -1
+        g3 = steal_random_card(st, me, (me + 3) % P) if P > 3 else -1
+        emit(st, EV_SUPER, me, g1, g2, g3, 0, 0, 0)
     elif kind == A_SHAKE:
         play_from_hand(st, me, SHAKE)
         discard(st, SHAKE)
-        add_skip(st, rules, (me + 1) % P)
-        emit(st, tev, tsnap, EV_SHAKE, me, (me + 1) % P, 0, 0, 0, 0, 0)
+        add_skip(st, (me + 1) % P)
+        emit(st, EV_SHAKE, me, (me + 1) % P, 0, 0, 0, 0, 0)
     elif kind == A_TRUCK:
         play_from_hand(st, me, TRUCK)
         discard(st, TRUCK)
         for d in range(1, P):
-            add_skip(st, rules, (me + d) % P)
-        emit(st, tev, tsnap, EV_TRUCK, me, 0, 0, 0, 0, 0, 0)
+            add_skip(st, (me + d) % P)
+        emit(st, EV_TRUCK, me, 0, 0, 0, 0, 0, 0)
     elif kind == A_DISCARD:
         play_from_hand(st, me, a)
         discard(st, a)
-        emit(st, tev, tsnap, EV_DISCARD, me, a, 0, 0, 0, 0, 0)
+        emit(st, EV_DISCARD, me, a, 0, 0, 0, 0, 0)
     return False
