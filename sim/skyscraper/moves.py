@@ -311,6 +311,11 @@ def legal_actions(st, me):
 
 # ---------------------------------------------------------------- effects
 
+# the card each action plays and the event it records, by action kind (A_STOP..A_DISCARD)
+ACTION_CARD = (-1, -1, -1, DOG, BONE, HAM, BALL, THIEF, SUPER, SHAKE, TRUCK, -1)
+ACTION_EVENT = (-1, EV_BUILD, EV_STEAL, EV_DOG, EV_BONE, EV_HAM, EV_BALL, EV_THIEF, EV_SUPER,
+                EV_SHAKE, EV_TRUCK, EV_DISCARD)
+
 
 @helper("boolean(ST, int64, int64, int64, int64, int64)")
 def apply_action(st, me, kind, a, b, c):
@@ -333,44 +338,31 @@ def apply_action(st, me, kind, a, b, c):
         play_from_hand(st, me, DOG)
         st[top(st, me) + FL_DOGS] += 1
         emit(st, EV_DOG, me, 0, 0, 0, 0, 0, 0)
-    elif kind == A_BONE:
-        play_from_hand(st, me, BONE)
-        discard(st, BONE)
+        return False
+    # every other card is played from the hand onto the discard pile, then acts
+    card = ACTION_CARD[kind] if kind != A_DISCARD else a
+    play_from_hand(st, me, card)
+    discard(st, card)
+    x = a  # the event's fields: the target or card, then what was taken
+    y = -1
+    z = -1
+    if kind == A_BONE:  # the dog follows the bone
         discard(st, DOG)
         st[top(st, a) + FL_DOGS] -= 1
-        emit(st, EV_BONE, me, a, 0, 0, 0, 0, 0)
     elif kind == A_HAM or kind == A_BALL:
-        card = HAM if kind == A_HAM else BALL
-        play_from_hand(st, me, card)
-        discard(st, card)
         wreck_top(st, a)
-        emit(st, EV_HAM if kind == A_HAM else EV_BALL, me, a, 0, 0, 0, 0, 0)
     elif kind == A_THIEF:
-        play_from_hand(st, me, THIEF)
-        discard(st, THIEF)
-        got = steal_random_card(st, me, a)
-        emit(st, EV_THIEF, me, a, got, 0, 0, 0, 0)
+        y = steal_random_card(st, me, a)
     elif kind == A_SUPER:
-        play_from_hand(st, me, SUPER)
-        discard(st, SUPER)
         # one card from every opponent in turn order (-1: that hand was empty or absent)
-        g1 = steal_random_card(st, me, (me + 1) % P)
-        g2 = steal_random_card(st, me, (me + 2) % P) if P > 2 else -1
-        g3 = steal_random_card(st, me, (me + 3) % P) if P > 3 else -1
-        emit(st, EV_SUPER, me, g1, g2, g3, 0, 0, 0)
+        x = steal_random_card(st, me, (me + 1) % P)
+        y = steal_random_card(st, me, (me + 2) % P) if P > 2 else -1
+        z = steal_random_card(st, me, (me + 3) % P) if P > 3 else -1
     elif kind == A_SHAKE:
-        play_from_hand(st, me, SHAKE)
-        discard(st, SHAKE)
-        add_skip(st, (me + 1) % P)
-        emit(st, EV_SHAKE, me, (me + 1) % P, 0, 0, 0, 0, 0)
+        x = (me + 1) % P
+        add_skip(st, x)
     elif kind == A_TRUCK:
-        play_from_hand(st, me, TRUCK)
-        discard(st, TRUCK)
         for d in range(1, P):
             add_skip(st, (me + d) % P)
-        emit(st, EV_TRUCK, me, 0, 0, 0, 0, 0, 0)
-    elif kind == A_DISCARD:
-        play_from_hand(st, me, a)
-        discard(st, a)
-        emit(st, EV_DISCARD, me, a, 0, 0, 0, 0, 0)
+    emit(st, ACTION_EVENT[kind], me, x, y, z, 0, 0, 0)
     return False
