@@ -31,20 +31,10 @@ StratOpt = typer.Option(None, "--strategies", help="One strategy per seat, comma
 JobsOpt = typer.Option(None, "--jobs", "-j", help="Parallel workers (default: all cores).")
 
 
-def _setup(game_id: str, players: int | None, sets: list[str] | None, strategies: str | None,
-           seed: int):
-    from sim.knobs import parse_assignments
-    from sim.registry import get_game
-    from sim.runner import MAX_SEED, Setup
-    from strategies.base import parse_strategies
+def _setup(game_id, players, sets, strategies, seed):
+    from sim.runner import make_setup
 
-    game = get_game(game_id)
-    players = game.default_players if players is None else players
-    rules = game.resolve_rules(parse_assignments(sets or []), players)
-    if not (0 <= seed <= MAX_SEED):
-        raise InputError(f"bad --seed {seed}: allowed 0 to {MAX_SEED}")
-    seats = parse_strategies(strategies, game.strategies, players, game.id, game.default_strategy)
-    return Setup(game, players, rules, seats, seed)
+    return make_setup(game_id, players, sets, strategies, seed)
 
 
 @app.command()

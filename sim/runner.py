@@ -58,6 +58,23 @@ class RunResult:
         return self.games / self.elapsed_s if self.elapsed_s > 0 else float("inf")
 
 
+def make_setup(game_id: str, players: int | None = None, sets: list[str] | None = None,
+               strategies: str | list[str] | None = None, seed: int = 1) -> Setup:
+    """A validated Setup from CLI-style values: ``sets`` as ``["KEY=VALUE", ...]``,
+    ``strategies`` as ``"a,b:key=value"``.  Raises InputError on any bad value."""
+    from sim.knobs import parse_assignments
+    from sim.registry import get_game
+    from strategies.base import parse_strategies
+
+    game = get_game(game_id)
+    players = game.default_players if players is None else players
+    rules = game.resolve_rules(parse_assignments(sets or []), players)
+    if not (0 <= seed <= MAX_SEED):
+        raise InputError(f"bad --seed {seed}: allowed 0 to {MAX_SEED}")
+    seats = parse_strategies(strategies, game.strategies, players, game.id, game.default_strategy)
+    return Setup(game, players, rules, seats, seed)
+
+
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))

@@ -2,7 +2,7 @@
 cache is keyed by the source hash, so a cold CI run compiles each game once)."""
 import pytest
 
-from cardlab.cli import _setup
+from sim.runner import make_setup as _setup
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from analysis.summary import TIMING_KEYS, summarize
-from cardlab.cli import _setup
+from sim.runner import make_setup as _setup
 from sim import runner
 from sim.errors import InputError
 

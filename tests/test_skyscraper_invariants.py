@@ -15,7 +15,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from cardlab.cli import _setup
+from sim.runner import make_setup as _setup
 from sim import runner
 from sim.skyscraper import GAME
 from sim.skyscraper import layout as L
