@@ -244,10 +244,7 @@ def greedy(st, me, p):
         if hand_size(st, o) > most:
             fullest, most = o, hand_size(st, o)
     if most >= max(thief_min_cards, 1):
-        if held(st, me, THIEF) > 0:
-            return (A_THIEF, fullest, 0, 0)
-        if held(st, me, SUPER) > 0:
-            return (A_SUPER, 0, 0, 0)
+        return rob(st, me, fullest)
     return STOP
 
 
