@@ -13,6 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = ("sim", "strategies")
+FOLDER: Path | None = None  # the keyed cache folder in use (set by configure)
 
 
 def source_hash(root: Path = ROOT) -> str:
@@ -43,6 +44,8 @@ def configure() -> Path:
 
         folder = Path(tempfile.gettempdir()) / "cardlab-numba" / source_hash()
         folder.mkdir(parents=True, exist_ok=True)
+    global FOLDER
+    FOLDER = folder
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
     import sys
 

@@ -34,6 +34,9 @@ class Game:
     default_strategy: str = "reference"
     row_width: int = 0           # per-game row width (length, unfinished, mask, scores...)
     score_name: str = "score"    # what the per-seat score of a game is
+    # helpers a second process compiles on a cold start, those the kernel reaches last
+    # first ("module:function"; see sim/precompile.py)
+    precompile: tuple[str, ...] = ()
 
     # ------------------------------------------------------------ knobs and players
     def resolve_rules(self, overrides: dict[str, Any] | None, players: int) -> dict[str, Any]:

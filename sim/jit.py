@@ -68,6 +68,7 @@ def helper(signature: str):
 
         d.get_call_template = get_call_template
         d._compile_for_args = compile_for_args
+        d.compile_declared = ensure  # compile (or load from the cache) now: sim/precompile.py
         return d
 
     return decorate

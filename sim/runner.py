@@ -93,11 +93,15 @@ def check_counts(games: int, seed: int, jobs: int | None) -> None:
 
 def warm(setup: Setup):
     """Compile the kernel (or load it from the cache) by playing zero games."""
+    from sim import precompile
+
+    helper = precompile.start(setup.game)  # cold start: a second core compiles too
     kernel = setup.game.kernel()
     rv, sids, params = setup.arrays()
     tally = setup.game.tally.new(setup.game.max_length(setup.rules))
     rows = np.zeros((0, setup.game.row_width), dtype=np.int64)
     kernel(rv, sids, params, setup.seed, 0, 0, tally, _layout(setup.game), rows, 0)
+    precompile.finish(setup.game, helper)
     return kernel
 
 

@@ -34,6 +34,9 @@ class Skyscraper(Game):
     strategy_module = "strategies.skyscraper"
     row_width = 3 + L.MAXP
     score_name = "floors"
+    precompile = ("sim.record:record_game", "sim.skyscraper.moves:apply_action",
+                  "strategies.skyscraper:defensive", "strategies.skyscraper:aggressive",
+                  "strategies.skyscraper:greedy")
     knobs = (
         Knob("floor_copies", "int", 4, "copies of each floor card value", 1, 12),
         Knob("floor_max", "int", 8, "floor cards have values 1..floor_max", 2, L.FLOOR_LIMIT),

@@ -1,0 +1,57 @@
+"""Cold start on two cores: compile half of a game's helpers in a second process.
+
+numba compiles on one core, and a game's first run compiles every helper of its kernel
+(about 25 s for Skyscraper).  While the main process works through the kernel's helpers
+in the order the kernel calls them, this process compiles the ones the main process
+reaches last (``Game.precompile``) into the same keyed cache folder; when the main
+process gets there it loads them instead of compiling.  numba writes cache files
+atomically, so a race only means that a helper is compiled twice.
+
+Run as ``python -m sim.precompile GAME`` (``sim.runner.warm`` starts it when the
+kernel of these sources has never been warmed).
+"""
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+from sim import cache
+
+
+def marker(game_id: str):
+    return cache.FOLDER / f"{game_id}.warm" if cache.FOLDER else None
+
+
+def start(game) -> subprocess.Popen | None:
+    """Start the helper process if this game's kernel was never warmed here."""
+    from numba import config
+
+    m = marker(game.id)
+    if config.DISABLE_JIT or not game.precompile or m is None or m.exists():
+        return None
+    return subprocess.Popen([sys.executable, "-m", "sim.precompile", game.id],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+
+def finish(game, proc: subprocess.Popen | None) -> None:
+    """The kernel is warm: mark it so, and stop the helper process if it still runs."""
+    m = marker(game.id)
+    if m is not None:
+        m.touch()
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        proc.wait()
+
+
+def main(game_id: str) -> None:
+    from sim.registry import get_game
+
+    for ref in get_game(game_id).precompile:
+        module, name = ref.split(":")
+        getattr(importlib.import_module(module), name).compile_declared()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
