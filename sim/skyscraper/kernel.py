@@ -11,10 +11,10 @@ from sim.jit import inline
 from sim.record import record_game
 from sim.rng import seed_game, shuffle
 from sim.skyscraper.layout import (
-    A_STOP, END_CAP, END_WIN, EV_DEAL, EV_SKIP, F0, MAXP, N_RULES, NT, R_DRAW_SKIP_AT,
+    A_STOP, END_CAP, END_WIN, EV_DEAL, EV_SKIP, F0, N_RULES, NT, R_DRAW_SKIP_AT,
     R_FLOOR_COPIES, R_FLOOR_MAX, R_FLOORS_TO_WIN, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS,
     R_REFILL_TO, R_SPECIAL_COUNTS, S_ACTS, S_CUR, S_DRAW, S_DRAW_N, S_EVC, S_HAND, S_HELD,
-    S_HSIZE, S_MOVES, S_NEV, S_NFL, S_PLAYED, S_RULES, S_SCORE, S_SIZE, S_SKIP, S_TURN,
+    S_HSIZE, S_MOVES, S_NFL, S_PLAYED, S_RULES, S_SCORE, S_SIZE, S_SKIP, S_TURN,
     TRACE_ROW, ZONES_END,
 )
 from sim.skyscraper.moves import apply_action, draw, emit, is_legal
