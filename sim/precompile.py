@@ -35,10 +35,10 @@ def start(game) -> subprocess.Popen | None:
                             stderr=subprocess.DEVNULL)
 
 
-def finish(game, proc: subprocess.Popen | None) -> None:
-    """The kernel is warm: mark it so, and stop the helper process if it still runs."""
+def finish(game, proc: subprocess.Popen | None, warmed: bool) -> None:
+    """Mark the kernel warm (if it is), and stop the helper process if it still runs."""
     m = marker(game.id)
-    if m is not None:
+    if warmed and m is not None:
         m.touch()
     if proc is not None and proc.poll() is None:
         proc.terminate()

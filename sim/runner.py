@@ -96,12 +96,16 @@ def warm(setup: Setup):
     from sim import precompile
 
     helper = precompile.start(setup.game)  # cold start: a second core compiles too
-    kernel = setup.game.kernel()
-    rv, sids, params = setup.arrays()
-    tally = setup.game.tally.new(setup.game.max_length(setup.rules))
-    rows = np.zeros((0, setup.game.row_width), dtype=np.int64)
-    kernel(rv, sids, params, setup.seed, 0, 0, tally, _layout(setup.game), rows, 0)
-    precompile.finish(setup.game, helper)
+    warmed = False
+    try:
+        kernel = setup.game.kernel()
+        rv, sids, params = setup.arrays()
+        tally = setup.game.tally.new(setup.game.max_length(setup.rules))
+        rows = np.zeros((0, setup.game.row_width), dtype=np.int64)
+        kernel(rv, sids, params, setup.seed, 0, 0, tally, _layout(setup.game), rows, 0)
+        warmed = True
+    finally:
+        precompile.finish(setup.game, helper, warmed)
     return kernel
 
 
