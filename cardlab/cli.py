@@ -137,22 +137,152 @@ def trace(game: str = typer.Argument(..., help="Game id."),
         print(f"wrote {len(lines) - 2} events of game {index} to {out}", file=sys.stderr)
 
 
+def _report_command(game_id, n_games, players, seed, sets, strategies, out,
+                    tournament=None, tournament_games=None) -> str:
+    """The canonical command line that reproduces a report (``--jobs`` never changes a result)."""
+    import shlex
+
+    args = ["cardlab", "report", game_id, "--games", str(n_games)]
+    if players is not None:
+        args += ["--players", str(players)]
+    args += ["--seed", str(seed)]
+    for kv in sets or []:
+        args += ["--set", kv]
+    if strategies:
+        args += ["--strategies", strategies]
+    if tournament:
+        args += ["--tournament", tournament, "--tournament-games", str(tournament_games)]
+    args += ["--out", str(out)]
+    return shlex.join(args)
+
+
+def _tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, quiet):
+    """A tournament to add to a report (its heat map and ratings), with a progress bar."""
+    from analysis.tournament import check_strategies, plan, run_tournament
+    from sim import runner
+
+    names = check_strategies(names)
+    runner.check_counts(n_games, seed, jobs)
+    advance, bar = runner.progress_bar(len(plan(names, players)) * n_games,
+                                       enabled=None if not quiet else False)
+    with bar:
+        return run_tournament(game_id, names, players, n_games, seed, jobs, sets, progress=advance)
+
+
 @app.command()
-def demo(n_games: int = typer.Option(200_000, "--games", "-n", help="Games per game."),
-         jobs: Optional[int] = JobsOpt):
-    """Simulate every shipped game with its defaults and print each summary."""
-    from analysis.summary import render_text, summarize
+def report(game: str = typer.Argument(..., help="Game id."),
+           n_games: int = GamesOpt, players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
+           jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
+           strategies: Optional[str] = StratOpt,
+           out: Optional[str] = typer.Option(None, "--out", "-o", help="Report folder "
+                                             "(default: reports/GAME)."),
+           tournament: Optional[str] = typer.Option(
+               None, "--tournament", help="Also play a tournament of these strategies "
+               "(comma-separated; 'all' for every strategy of the game) and add its heat map."),
+           tournament_games: int = typer.Option(2000, "--tournament-games",
+                                                help="Tournament games per seat order."),
+           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """Simulate GAME and write a report folder: index.html (self-contained), report.md,
+    the figures as PNG, the raw tables as CSV and summary.json."""
+    from analysis.report import build_report, prepare_out_dir
+    from sim import runner
+
+    setup = _setup(game, players, sets, strategies, seed)
+    runner.check_counts(n_games, seed, jobs)
+    out = out or f"reports/{setup.game.id}"
+    if tournament == "all":
+        tournament = ",".join(setup.game.strategies)
+    if tournament:
+        from analysis.tournament import check_strategies
+
+        check_strategies(tournament)  # bad names fail before any game is played
+        runner.check_counts(tournament_games, seed, jobs)
+    prepare_out_dir(out)  # a bad --out fails before the simulation, not after it
+    advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
+    with bar:
+        result = runner.run(setup, n_games, jobs, progress=advance)
+    t = None
+    if tournament:
+        t = _tournament_for_report(setup.game.id, tournament, setup.players, tournament_games,
+                                   seed, jobs, sets, quiet)
+    command = _report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
+                              tournament, tournament_games)
+    paths = build_report(result, command, out, tournament=t)
+    print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
+
+
+# Default demo size: 10^6 games per shipped game.  Skyscraper plays ~300,000 games/s on
+# 2 cores (~4 s per game plus ~2 s of figures); the budget is about 3 minutes on 2 cores
+# for every shipped game, so a game up to ~10x slower than Skyscraper still fits.
+DEMO_GAMES = 1_000_000
+DEMO_TOURNAMENT_GAMES = 2_000  # per seat order: 5 strategies -> 40,000 games for Skyscraper
+
+
+@app.command()
+def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games per shipped game."),
+         jobs: Optional[int] = JobsOpt,
+         out: str = typer.Option("reports/demo", "--out", "-o", help="Demo folder."),
+         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """Simulate every shipped game with its defaults and write OUT/index.html linking one
+    report per game (OUT/GAME/index.html)."""
+    from pathlib import Path
+
+    from analysis.report import build_report, prepare_out_dir, write_demo_index
     from sim import runner
     from sim.registry import game_ids
 
     runner.check_counts(n_games, 1, jobs)
+    root = prepare_out_dir(out)
+    entries = []
     for gid in game_ids():
         setup = _setup(gid, None, None, None, 1)
-        advance, bar = runner.progress_bar(n_games)
+        sub = Path(out) / gid
+        advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
         with bar:
             result = runner.run(setup, n_games, jobs, progress=advance)
-        print(render_text(summarize(result)))
-        print()
+        # every strategy of the game against every other, so the demo shows the heat map
+        names = ",".join(setup.game.strategies)
+        t = _tournament_for_report(gid, names, setup.players, DEMO_TOURNAMENT_GAMES, 1, jobs,
+                                   None, quiet)
+        command = _report_command(gid, n_games, None, 1, None, None, sub, names,
+                                  DEMO_TOURNAMENT_GAMES)
+        build_report(result, command, sub, tournament=t)
+        summary = json.loads((sub / "summary.json").read_text())
+        entries.append({"game": gid, "title": setup.game.title, "href": f"{gid}/index.html",
+                        "verdict": summary["verdict"], "games": n_games, "players": setup.players,
+                        "command": " ".join(["cardlab", "demo", "--games", str(n_games), "--out", str(out)])})
+        print(f"{gid}: {summary['verdict']}\n")
+    index = write_demo_index(entries, root)
+    print(f"wrote {index}", file=sys.stderr)
+
+
+@app.command()
+def tournament(game: str = typer.Argument(..., help="Game id."),
+               strategies: str = typer.Option(..., "--strategies", help="At least 2 distinct "
+                                              "strategies, comma-separated; parameters as "
+                                              "NAME:key=value."),
+               n_games: int = typer.Option(2000, "--games", "-n", help="Games per seat order."),
+               players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
+               jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
+               as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """Play every pairing of the strategies in every seat order: win-rate matrix,
+    Bradley-Terry ratings with intervals, and whether one strategy dominates."""
+    from analysis.tournament import check_strategies, plan, render_text, run_tournament
+    from sim import runner
+    from sim.registry import get_game
+
+    names = check_strategies(strategies)
+    runner.check_counts(n_games, seed, jobs)
+    p = get_game(game).default_players if players is None else players
+    total = len(plan(names, p)) * n_games if p >= 2 else n_games
+    advance, bar = runner.progress_bar(total, enabled=None if not (as_json or quiet) else False)
+    with bar:
+        t = run_tournament(game, names, players, n_games, seed, jobs, sets, progress=advance)
+    if as_json:
+        print(json.dumps(t.to_dict()))
+    else:
+        print(render_text(t))
 
 
 def main() -> None:

@@ -1,0 +1,487 @@
+"""Render a run as a report folder: ``index.html`` (self-contained: every figure embedded
+as a base64 PNG, so it opens offline in any browser), ``report.md`` (the same text, the
+figures beside it as PNG files), the raw tables as CSV and ``summary.json``.
+
+The report opens with a plain-language verdict generated from the numbers (``verdict``),
+shows the figures of ``analysis.plots`` and ends with what reproduces it: the exact
+command, seed, rules, strategies and cardlab version.
+
+The CSV tables come from ``analysis.tables`` (``raw_tables``); the ``*_table`` functions
+here build the same core columns from ``summarize()`` and are the fallback when that
+module is absent.  The verdict and the figures use ``summarize()`` (95% intervals that
+exclude 0 are "real"); ``card_power.csv``'s ``real`` column is the stricter
+Benjamini-Hochberg one of ``analysis.tables``.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from sim.errors import InputError
+
+# an unfinished rate below this is "negligible" and left out of the verdict
+NEGLIGIBLE_UNFINISHED = 0.001
+
+
+# ------------------------------------------------------------------ output folder
+def prepare_out_dir(path: str | os.PathLike) -> Path:
+    """Create ``path`` (and parents) for a report; InputError when it is a file or cannot
+    be created or written."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise InputError(f"bad --out {str(path)!r}: it is a file, not a folder")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"bad --out {str(path)!r}: cannot create the folder ({e.strerror})") from None
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise InputError(f"bad --out {str(path)!r}: the folder is not writable")
+    return p
+
+
+# ------------------------------------------------------------------ numbers -> words
+def _pct(x: float, nd: int = 1) -> str:
+    return f"{100 * x:.{nd}f}%"
+
+
+def _pts(x: float, nd: int = 1) -> str:
+    """Percentage points with a sign; one more decimal when it would round to 0 (no "-0.0")."""
+    v = 100 * x
+    if v != 0 and abs(v) < 0.5 * 10 ** -nd:
+        nd += 1
+    s = f"{v:+.{nd}f}"
+    return s if float(s) != 0 else f"{0:.{nd}f}"
+
+
+def _half(ci: Sequence[float]) -> float:
+    return (ci[1] - ci[0]) / 2
+
+
+def _real(ci: Sequence[float]) -> bool:
+    return ci[0] > 0 or ci[1] < 0
+
+
+def largest_iwd(summary: dict[str, Any]) -> dict[str, Any] | None:
+    cp = [c for c in summary.get("card_power", []) if c.get("iwd") is not None]
+    return max(cp, key=lambda c: c["iwd"]) if cp else None
+
+
+def verdict(summary: dict[str, Any]) -> str:
+    """A plain-language paragraph generated from a ``summarize()`` dict: the first seat's
+    win rate and whether the first player is advantaged, whether the seat differences are
+    real (95% interval excludes 0) or within noise, the unfinished rate when it is not
+    negligible, the card with the largest IWD, and that IWD is association, not cause."""
+    s = summary
+    P, n = s["players"], s["games"]
+    rates, cis = s["win_rate_by_seat"], s["win_rate_ci_by_seat"]
+    out: list[str] = []
+    if P == 1:
+        out.append(f"The solo player finishes within the cap in {_pct(rates[0])} ± "
+                   f"{_pct(_half(cis[0]))} of {n:,} games.")
+    else:
+        fair = 1.0 / P
+        head = (f"Seat 0 (the first player) wins {_pct(rates[0])} ± {_pct(_half(cis[0]))} of "
+                f"{P}-player games (fair share {_pct(fair)})")
+        # with games that end without a winner every seat sits below 1/P, so judge the
+        # first player among decided games
+        decided = ((s.get("no_winner_rate") or 0) >= NEGLIGIBLE_UNFINISHED
+                   and "first_player_advantage_decided" in s)
+        key = "first_player_advantage_decided" if decided else "first_player_advantage"
+        f, ci = s[key], s[key + "_ci"]
+        rng = f"95% interval {_pts(ci[0])} to {_pts(ci[1])}"
+        if _real(ci):
+            size = "a clear" if abs(f) >= 0.02 else "a small but real"
+            kind = "advantage" if f > 0 else "disadvantage"
+            finding = f"{size} first-player {kind} of {_pts(f)} points ({rng})"
+        else:
+            finding = f"no detectable first-player advantage ({_pts(f)} points, {rng} includes 0)"
+        if decided:
+            # every seat sits below 1/P when some games have no winner: say so, then judge
+            # the first player among the games that had one
+            out.append(f"{head}; {_pct(s['no_winner_rate'])} of games have no winner, which pulls "
+                       f"every seat below its fair share.")
+            out.append(f"Among games with a winner there is {finding}.")
+        else:
+            out.append(f"{head}: {finding}.")
+        if len(set(s["strategies"])) > 1:
+            out.append("The seats play different strategies, so seat and strategy effects are "
+                       "mixed in these numbers.")
+        gaps = s.get("seat_differences", [])
+        real = [g for g in gaps if _real(g["ci"])]
+        if not real:
+            out.append("The differences between seats are within noise: every pairwise 95% "
+                       "interval includes 0.")
+        else:
+            big = max(real, key=lambda g: abs(g["diff"]))
+            a, b = big["seats"]
+            which = ("The seat difference is real" if len(gaps) == 1 else
+                     f"{len(real)} of {len(gaps)} seat differences are real")
+            out.append(f"{which} (the interval excludes 0): seat {a} minus seat {b} is "
+                       f"{_pts(big['diff'])} points [{_pts(big['ci'][0])}, {_pts(big['ci'][1])}]; "
+                       f"balance {s['balance']:.3f} (1 = every seat equal).")
+    u = s.get("unfinished_rate") or 0.0
+    if u >= NEGLIGIBLE_UNFINISHED:
+        cap = s.get("rules", {}).get("max_turns")
+        capped = f" ({cap} {s['length']['unit']})" if cap else ""
+        out.append(f"{_pct(u)} of games hit the length cap{capped} unfinished and without "
+                   f"a winner (see the survival curve).")
+    strat = s.get("win_rate_by_strategy", {})
+    if len(strat) > 1:
+        best = max(strat.items(), key=lambda kv: kv[1]["win_rate"])
+        out.append(f"The strongest strategy is {best[0]} ({_pct(best[1]['win_rate'])} per seat).")
+    c = largest_iwd(s)
+    if c is not None:
+        ci = c["iwd_ci"]
+        noise = "" if _real(ci) else " (within noise)"
+        more = "more" if c["iwd"] >= 0 else "less"
+        out.append(f"The card with the largest IWD is {c['card']} ({_pts(c['iwd'])} points): seats "
+                   f"that ever held it won {abs(100 * c['iwd']):.1f} points {more} often than seats "
+                   f"that never did (95% interval {_pts(ci[0])} to {_pts(ci[1])}){noise}.")
+    out.append("IWD measures association, not cause: a seat that draws more cards or lasts "
+               "longer both sees more card types and tends to win more.")
+    return " ".join(out)
+
+
+# ------------------------------------------------------------------ tables
+def seat_table(summary: dict[str, Any]):
+    import pandas as pd
+
+    rows = [{"seat": i, "strategy": summary["strategies"][i], "win_rate": r,
+             "ci_low": ci[0], "ci_high": ci[1]}
+            for i, (r, ci) in enumerate(zip(summary["win_rate_by_seat"], summary["win_rate_ci_by_seat"]))]
+    return pd.DataFrame(rows, columns=["seat", "strategy", "win_rate", "ci_low", "ci_high"])
+
+
+def length_table(hist: Sequence[int]):
+    """Games by length, their share and the survival S(t) = share of games longer than t;
+    rows up to the longest game played."""
+    import pandas as pd
+
+    from analysis.plots import survival
+
+    games = np.asarray(hist, dtype=np.int64)
+    nz = np.nonzero(games)[0]
+    last = int(nz[-1]) if len(nz) else 0
+    n = games.sum()
+    surv = survival(games)
+    return pd.DataFrame({"length": np.arange(last + 1), "games": games[:last + 1],
+                         "share": games[:last + 1] / n if n else 0.0,
+                         "survival": surv[:last + 1]})
+
+
+def card_power_table(summary: dict[str, Any]):
+    import pandas as pd
+
+    cols = ["card", "strategy", "iwd", "iwd_ci_low", "iwd_ci_high", "real", "gih_wr", "gns_wr",
+            "held_rate", "played_wr", "play_rate"]
+    rows = []
+    for c in summary["card_power"]:
+        ci = c["iwd_ci"]
+        rows.append({"card": c["card"], "strategy": "all", "iwd": c["iwd"], "iwd_ci_low": ci[0],
+                     "iwd_ci_high": ci[1],
+                     "real": bool(c["iwd"] is not None and _real(ci)),
+                     "gih_wr": c["gih_wr"], "gns_wr": c["gns_wr"], "held_rate": c["held_rate"],
+                     "played_wr": c["played_wr"], "play_rate": c["play_rate"]})
+    df = pd.DataFrame(rows, columns=cols)
+    return df.sort_values("iwd", ascending=False, na_position="last", kind="stable").reset_index(drop=True)
+
+
+def end_table(summary: dict[str, Any]):
+    import pandas as pd
+
+    n = summary["games"]
+    return pd.DataFrame([{"end": k, "games": v, "rate": v / n} for k, v in summary["end_conditions"].items()],
+                        columns=["end", "games", "rate"])
+
+
+def raw_tables(result, summary: dict[str, Any]) -> dict[str, Any]:
+    """The CSV tables by file name: from ``analysis.tables`` when it is available (card
+    power per strategy group with Benjamini-Hochberg q-values), else from the summary."""
+    try:
+        from analysis import tables as T
+    except ImportError:  # pragma: no cover - the fallback below is tested directly
+        return {"seats.csv": seat_table(summary), "lengths.csv": length_table(result.tally.hist),
+                "card_power.csv": card_power_table(summary), "ends.csv": end_table(summary)}
+    return {"seats.csv": T.seat_table(result), "lengths.csv": T.length_table(result),
+            "card_power.csv": T.card_power_table(result), "ends.csv": T.end_table(result)}
+
+
+# ------------------------------------------------------------------ the report
+@dataclass
+class ReportFigure:
+    name: str       # file stem
+    title: str
+    caption: str
+    png: bytes
+
+
+@dataclass
+class Report:
+    out_dir: Path
+    paths: dict[str, Path] = field(default_factory=dict)
+    summary: dict[str, Any] = field(default_factory=dict)
+    verdict: str = ""
+
+
+def cardlab_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("cardlab")
+    except Exception:  # pragma: no cover - not installed
+        import cardlab
+
+        return cardlab.__version__
+
+
+def _figures(summary, hist, tournament) -> list[ReportFigure]:
+    from analysis import plots
+
+    s = summary
+    unit = s["length"]["unit"]
+    cap = len(hist) - 1 if s.get("unfinished_rate") else None
+    figs = [ReportFigure("seats", "Win rate by seat",
+                   "Each bar is a seat's win rate (shared wins split evenly) with its 95% Wilson "
+                   "interval; the dashed line is the fair share 1/players.",
+                   plots.seat_win_rates(s["win_rate_by_seat"], s["win_rate_ci_by_seat"],
+                                        s["strategies"], s.get("no_winner_rate")))]
+    figs.append(ReportFigure("length", "Game length",
+                       f"Share of games by length in {unit}; games stopped by the cap are "
+                       "counted in the legend, not drawn.",
+                       plots.length_histogram(hist, unit, cap)))
+    figs.append(ReportFigure("survival", "Survival curve",
+                       f"Share of games still running after a given number of {unit}.",
+                       plots.survival_curve(hist, unit, cap)))
+    cp = [c for c in s["card_power"] if c["iwd"] is not None]
+    if cp:
+        figs.append(ReportFigure("card_power", "Card power (IWD)",
+                           "IWD = win rate of seats that ever held the card minus seats that "
+                           "never did, with its 95% interval; solid blue when the interval "
+                           "excludes 0. Association, not cause.",
+                           plots.card_power_forest([c["card"] for c in cp], [c["iwd"] for c in cp],
+                                                   [c["iwd_ci"][0] for c in cp],
+                                                   [c["iwd_ci"][1] for c in cp])))
+    if tournament is not None and getattr(tournament, "matrix", None) is not None:
+        figs.append(ReportFigure("tournament", "Tournament",
+                           "Win rate of the row strategy against the column strategy.",
+                           plots.tournament_heatmap(tournament.matrix)))
+    return figs
+
+
+def _reproduce(summary, command: str) -> list[tuple[str, str]]:
+    s = summary
+    return [("command", command), ("seed", str(s["seed"])), ("games", f"{s['games']:,}"),
+            ("players", str(s["players"])), ("strategies", ", ".join(s["strategies"])),
+            ("cardlab version", cardlab_version())]
+
+
+def _fmt_table_md(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    for r in rows:
+        lines.append("| " + " | ".join(str(x).replace("|", "\\|") for x in r) + " |")
+    return "\n".join(lines)
+
+
+def _key_rows(s) -> list[tuple[str, str]]:
+    rows = []
+    for i, (r, ci) in enumerate(zip(s["win_rate_by_seat"], s["win_rate_ci_by_seat"])):
+        rows.append((f"seat {i} ({s['strategies'][i]})", f"{_pct(r)} [{_pct(ci[0])}, {_pct(ci[1])}]"))
+    rows.append(("no winner", _pct(s["no_winner_rate"])))
+    rows.append(("unfinished (hit the cap)", _pct(s["unfinished_rate"])))
+    if "first_player_advantage" in s:
+        f, ci = s["first_player_advantage"], s["first_player_advantage_ci"]
+        rows.append(("first-player advantage", f"{_pts(f)} points [{_pts(ci[0])}, {_pts(ci[1])}]"))
+        if "first_player_advantage_decided" in s and s["no_winner_rate"]:
+            f, ci = s["first_player_advantage_decided"], s["first_player_advantage_decided_ci"]
+            rows.append(("  among games with a winner", f"{_pts(f)} points [{_pts(ci[0])}, {_pts(ci[1])}]"))
+        for g in s["seat_differences"]:
+            a, b = g["seats"]
+            tag = "real" if _real(g["ci"]) else "within noise"
+            rows.append((f"seat {a} − seat {b}",
+                         f"{_pts(g['diff'])} points [{_pts(g['ci'][0])}, {_pts(g['ci'][1])}] ({tag})"))
+        rows.append(("balance (1 − largest seat gap)", f"{s['balance']:.3f}"))
+    L = s["length"]
+    rows.append((f"length ({L['unit']})", f"mean {L['mean']}, median {L['median']}, p10 {L['p10']}, "
+                 f"p90 {L['p90']}"))
+    rows.append(("end conditions", ", ".join(f"{k} {v:,}" for k, v in s["end_conditions"].items())))
+    return rows
+
+
+IWD_NOTE = ("IWD (improvement when drawn) is a seat's win rate in games where it ever held the "
+            "card minus its win rate in games where it never did. It measures association, not "
+            "cause: seats that draw more or last longer see more card types, and winning "
+            "positions attract cards. A large IWD is a reason to look at a card, not proof that "
+            "the card wins games.")
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:60rem;margin:2rem auto;
+padding:0 1rem;color:#222;line-height:1.45}
+h1{font-size:1.6rem;margin-bottom:.2rem} h2{font-size:1.25rem;margin-top:2rem;border-bottom:1px solid #ddd}
+.verdict{background:#f4f7fb;border-left:4px solid #1f77b4;padding:.8rem 1rem;font-size:1.05rem}
+figure{margin:1.2rem 0} figure img{max-width:100%;height:auto;border:1px solid #eee}
+figcaption{font-size:.9rem;color:#555} table{border-collapse:collapse;font-size:.92rem}
+td,th{border:1px solid #ddd;padding:.25rem .6rem;text-align:left} th{background:#f4f4f4}
+code,pre{background:#f4f4f4;padding:.1rem .3rem;border-radius:3px} pre{padding:.6rem;overflow-x:auto}
+.muted{color:#666;font-size:.9rem}
+"""
+
+
+def _html_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    e = html.escape
+    head = "".join(f"<th>{e(str(h))}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{e(str(x))}</td>" for x in r) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _card_rows(s) -> list[tuple]:
+    rows = []
+    for c in sorted([c for c in s["card_power"] if c["iwd"] is not None], key=lambda c: -c["iwd"]):
+        ci = c["iwd_ci"]
+        rows.append((c["card"], f"{_pts(c['iwd'])} [{_pts(ci[0])}, {_pts(ci[1])}]",
+                     "real" if _real(ci) else "within noise", _pct(c["held_rate"]),
+                     _pct(c["play_rate"]) if c["play_rate"] is not None else "n/a"))
+    return rows
+
+
+CARD_HEADERS = ("card", "IWD, points [95%]", "", "held in (seat-games)", "played when held")
+
+
+def render_html(s, verdict_text, figs, command, tournament=None) -> str:
+    e = html.escape
+    title = f"cardlab report: {s['game']}"
+    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+             f"<title>{e(title)}</title><style>{CSS}</style></head><body>",
+             f"<h1>{e(title)}</h1>",
+             f"<p class=\"muted\">{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
+             f"strategies {e(', '.join(s['strategies']))}</p>",
+             f"<p class=\"verdict\" id=\"verdict\">{e(verdict_text)}</p>",
+             "<h2>Key numbers</h2>", _html_table(("", "value (95% interval)"), _key_rows(s))]
+    for f in figs:
+        if f.name == "card_power":
+            parts.append("<h2>Card power</h2>")
+            parts.append(f"<p>{e(IWD_NOTE)}</p>")
+        elif f.name == "seats":
+            parts.append("<h2>Seats</h2>")
+        elif f.name == "length":
+            parts.append("<h2>Game length</h2>")
+        elif f.name == "tournament":
+            parts.append("<h2>Tournament</h2>")
+            v = getattr(tournament, "verdict", None)
+            if v:
+                parts.append(f"<p>{e(str(v))}</p>")
+        b64 = base64.b64encode(f.png).decode("ascii")
+        parts.append(f"<figure><img src=\"data:image/png;base64,{b64}\" alt=\"{e(f.title)}\">"
+                     f"<figcaption>{e(f.caption)}</figcaption></figure>")
+        if f.name == "card_power":
+            parts.append(_html_table(CARD_HEADERS, _card_rows(s)))
+    parts.append("<h2>Reproduce</h2>")
+    parts.append(f"<pre><code>{e(command)}</code></pre>")
+    parts.append(_html_table(("what", "value"), _reproduce(s, command)))
+    parts.append("<h3>Rules</h3>")
+    parts.append(_html_table(("knob", "value"), [(k, json.dumps(v)) for k, v in s["rules"].items()]))
+    parts.append("<p class=\"muted\">Raw tables: <a href=\"seats.csv\">seats.csv</a>, "
+                 "<a href=\"lengths.csv\">lengths.csv</a>, <a href=\"card_power.csv\">card_power.csv</a>, "
+                 "<a href=\"ends.csv\">ends.csv</a>, <a href=\"summary.json\">summary.json</a>.</p>")
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def render_md(s, verdict_text, figs, command, tournament=None) -> str:
+    lines = [f"# cardlab report: {s['game']}", "",
+             f"{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
+             f"strategies {', '.join(s['strategies'])}", "", "## Verdict", "", verdict_text, "",
+             "## Key numbers", "", _fmt_table_md(("", "value (95% interval)"), _key_rows(s)), ""]
+    for f in figs:
+        if f.name == "card_power":
+            lines += ["## Card power", "", IWD_NOTE, ""]
+        elif f.name == "tournament" and getattr(tournament, "verdict", None):
+            lines += ["## Tournament", "", str(tournament.verdict), ""]
+        lines += [f"![{f.title}]({f.name}.png)", "", f"*{f.caption}*", ""]
+        if f.name == "card_power":
+            lines += [_fmt_table_md(CARD_HEADERS, _card_rows(s)), ""]
+    lines += ["## Reproduce", "", "```bash", command, "```", "",
+              _fmt_table_md(("what", "value"), _reproduce(s, command)), "", "Rules:", "",
+              _fmt_table_md(("knob", "value"), [(k, json.dumps(v)) for k, v in s["rules"].items()]), "",
+              "Raw tables: `seats.csv`, `lengths.csv`, `card_power.csv`, `ends.csv`, `summary.json`.", ""]
+    return "\n".join(lines)
+
+
+def build_report(result, command: str, out_dir, tournament=None) -> dict[str, Path]:
+    """Write the report of ``result`` (a ``RunResult``) into ``out_dir``; ``command`` is the
+    command line that reproduces it; ``tournament`` (optional) adds its heat map.
+    Returns {name: path} for every file written."""
+    from analysis.summary import summarize
+
+    out = prepare_out_dir(out_dir)
+    s = summarize(result)
+    hist = np.asarray(result.tally.hist)
+    text = verdict(s)
+    figs = _figures(s, hist, tournament)
+    paths: dict[str, Path] = {}
+
+    def write(name: str, data: str | bytes) -> None:
+        p = out / name
+        if isinstance(data, bytes):
+            p.write_bytes(data)
+        else:
+            p.write_text(data, encoding="utf-8")
+        paths[name] = p
+
+    try:
+        for f in figs:
+            write(f"{f.name}.png", f.png)
+        for name, df in raw_tables(result, s).items():
+            df.to_csv(out / name, index=False)
+            paths[name] = out / name
+        if tournament is not None:
+            for attr in ("matrix", "ratings"):
+                df = getattr(tournament, attr, None)
+                if df is not None:
+                    df.to_csv(out / f"tournament_{attr}.csv")
+                    paths[f"tournament_{attr}.csv"] = out / f"tournament_{attr}.csv"
+        write("summary.json", json.dumps(s | {"command": command, "cardlab_version": cardlab_version(),
+                                              "verdict": text}, indent=1) + "\n")
+        write("report.md", render_md(s, text, figs, command, tournament))
+        write("index.html", render_html(s, text, figs, command, tournament))
+    except OSError as e:
+        raise InputError(f"cannot write the report into {str(out_dir)!r}: {e.strerror}") from None
+    return paths
+
+
+def write_demo_index(entries: Sequence[dict[str, Any]], out_dir) -> Path:
+    """The demo's landing page: one row per game linking its report.  Each entry has
+    ``game``, ``title``, ``href`` (relative link to the game's index.html), ``verdict``
+    and optionally ``games``/``players``/``command``."""
+    e = html.escape
+    out = prepare_out_dir(out_dir)
+    items = []
+    for en in entries:
+        meta = ""
+        if en.get("games") is not None:
+            meta = f" <span class=\"muted\">({en['games']:,} games, {en.get('players', '?')} players)</span>"
+        items.append(f"<li><h2><a href=\"{e(en['href'], quote=True)}\">{e(en['game'])}</a> "
+                     f"<small>{e(en.get('title', ''))}</small></h2>{meta}"
+                     f"<p class=\"verdict\">{e(en.get('verdict', ''))}</p></li>")
+    cmd = entries[0].get("command") if entries else None
+    page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>cardlab demo</title><style>{CSS} ul{{list-style:none;padding:0}}</style></head><body>"
+            f"<h1>cardlab demo: every shipped game</h1>"
+            f"<p>Each game simulated with its default rules, player count and strategies. "
+            f"Follow a game's name for its full report.</p><ul>{''.join(items)}</ul>"
+            + (f"<p class=\"muted\">Made by <code>{e(cmd)}</code>, cardlab {e(cardlab_version())}.</p>" if cmd else "")
+            + "</body></html>\n")
+    p = out / "index.html"
+    try:
+        p.write_text(page, encoding="utf-8")
+    except OSError as ex:
+        raise InputError(f"cannot write {str(p)!r}: {ex.strerror}") from None
+    return p

@@ -1,0 +1,50 @@
+#!/usr/bin/env python
+"""Regenerate the committed example report(s) under ``reports/``.
+
+    python scripts/regen_reports.py [--jobs J]
+
+Runs the real command line (so the "Reproduce" section records exactly what was run),
+with a fixed game count and seed, from the repository root:
+
+    cardlab report skyscraper --games 1000000 --players 2 --seed 1 --tournament all \
+        --tournament-games 5000 --out reports/skyscraper
+
+Results depend only on the seed, the game count, the rules and the strategies, so the
+numbers, tables and figures come out identical on every machine; only the timing fields
+of summary.json (elapsed_s, games_per_second) change.  Re-run it after any change to the
+rules, the strategies or the report layout, and commit the result.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# (game, games, players, seed, output folder relative to the repository root)
+EXAMPLES = [
+    ("skyscraper", 1_000_000, 2, 1, "reports/skyscraper"),
+]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--jobs", "-j", type=int, default=None, help="parallel workers (default: all cores)")
+    args = ap.parse_args()
+    for game, games, players, seed, out in EXAMPLES:
+        cmd = [sys.executable, "-m", "cardlab.cli", "report", game, "--games", str(games),
+               "--players", str(players), "--seed", str(seed), "--tournament", "all",
+               "--tournament-games", "5000", "--out", out, "--quiet"]
+        if args.jobs:
+            cmd += ["--jobs", str(args.jobs)]
+        print("running:", " ".join(cmd[2:]), flush=True)
+        rc = subprocess.run(cmd, cwd=ROOT).returncode
+        if rc:
+            return rc
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
