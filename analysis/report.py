@@ -6,9 +6,7 @@ The report opens with a plain-language verdict generated from the numbers (``ver
 shows the figures of ``analysis.plots`` and ends with what reproduces it: the exact
 command, seed, rules, strategies and cardlab version.
 
-The CSV tables come from ``analysis.tables`` (``raw_tables``); the ``*_table`` functions
-here build the same core columns from ``summarize()`` and are the fallback when that
-module is absent.  The verdict and the figures use ``summarize()`` (95% intervals that
+The CSV tables come from ``analysis.tables`` (``raw_tables``).  The verdict and the figures use ``summarize()`` (95% intervals that
 exclude 0 are "real"); ``card_power.csv``'s ``real`` column is the stricter
 Benjamini-Hochberg one of ``analysis.tables``.
 """
@@ -150,65 +148,11 @@ def verdict(summary: dict[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------ tables
-def seat_table(summary: dict[str, Any]):
-    import pandas as pd
+def raw_tables(result) -> dict[str, Any]:
+    """The CSV tables by file name, from ``analysis.tables`` (card power per strategy
+    group with Benjamini-Hochberg q-values)."""
+    from analysis import tables as T
 
-    rows = [{"seat": i, "strategy": summary["strategies"][i], "win_rate": r,
-             "ci_low": ci[0], "ci_high": ci[1]}
-            for i, (r, ci) in enumerate(zip(summary["win_rate_by_seat"], summary["win_rate_ci_by_seat"]))]
-    return pd.DataFrame(rows, columns=["seat", "strategy", "win_rate", "ci_low", "ci_high"])
-
-
-def length_table(hist: Sequence[int]):
-    """Games by length, their share and the survival S(t) = share of games longer than t;
-    rows up to the longest game played."""
-    import pandas as pd
-
-    from analysis.plots import survival
-
-    games = np.asarray(hist, dtype=np.int64)
-    nz = np.nonzero(games)[0]
-    last = int(nz[-1]) if len(nz) else 0
-    n = games.sum()
-    surv = survival(games)
-    return pd.DataFrame({"length": np.arange(last + 1), "games": games[:last + 1],
-                         "share": games[:last + 1] / n if n else 0.0,
-                         "survival": surv[:last + 1]})
-
-
-def card_power_table(summary: dict[str, Any]):
-    import pandas as pd
-
-    cols = ["card", "strategy", "iwd", "iwd_ci_low", "iwd_ci_high", "real", "gih_wr", "gns_wr",
-            "held_rate", "played_wr", "play_rate"]
-    rows = []
-    for c in summary["card_power"]:
-        ci = c["iwd_ci"]
-        rows.append({"card": c["card"], "strategy": "all", "iwd": c["iwd"], "iwd_ci_low": ci[0],
-                     "iwd_ci_high": ci[1],
-                     "real": bool(c["iwd"] is not None and _real(ci)),
-                     "gih_wr": c["gih_wr"], "gns_wr": c["gns_wr"], "held_rate": c["held_rate"],
-                     "played_wr": c["played_wr"], "play_rate": c["play_rate"]})
-    df = pd.DataFrame(rows, columns=cols)
-    return df.sort_values("iwd", ascending=False, na_position="last", kind="stable").reset_index(drop=True)
-
-
-def end_table(summary: dict[str, Any]):
-    import pandas as pd
-
-    n = summary["games"]
-    return pd.DataFrame([{"end": k, "games": v, "rate": v / n} for k, v in summary["end_conditions"].items()],
-                        columns=["end", "games", "rate"])
-
-
-def raw_tables(result, summary: dict[str, Any]) -> dict[str, Any]:
-    """The CSV tables by file name: from ``analysis.tables`` when it is available (card
-    power per strategy group with Benjamini-Hochberg q-values), else from the summary."""
-    try:
-        from analysis import tables as T
-    except ImportError:  # pragma: no cover - the fallback below is tested directly
-        return {"seats.csv": seat_table(summary), "lengths.csv": length_table(result.tally.hist),
-                "card_power.csv": card_power_table(summary), "ends.csv": end_table(summary)}
     return {"seats.csv": T.seat_table(result), "lengths.csv": T.length_table(result),
             "card_power.csv": T.card_power_table(result), "ends.csv": T.end_table(result)}
 
@@ -438,7 +382,7 @@ def build_report(result, command: str, out_dir, tournament=None) -> dict[str, Pa
     try:
         for f in figs:
             write(f"{f.name}.png", f.png)
-        for name, df in raw_tables(result, s).items():
+        for name, df in raw_tables(result).items():
             df.to_csv(out / name, index=False)
             paths[name] = out / name
         if tournament is not None:

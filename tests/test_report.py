@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from analysis import plots
-from analysis.report import (_pts, build_report, length_table, render_html, verdict,
+from analysis.report import (_pts, build_report, render_html, verdict,
                              write_demo_index)
 from analysis.summary import summarize
 
@@ -115,17 +115,6 @@ def test_markdown_has_verdict_figures_and_reproduce(report):
     assert "seed" in tail and "cardlab version" in tail and "floors_to_win" in tail
 
 
-def test_fallback_tables_from_summary(report):
-    from analysis import report as R
-
-    s = report.summary
-    assert list(R.seat_table(s).columns) == ["seat", "strategy", "win_rate", "ci_low", "ci_high"]
-    cp = R.card_power_table(s)
-    assert len(cp) == len(s["card_power"]) and list(cp.iwd) == sorted(cp.iwd, reverse=True)
-    assert (cp.real == ((cp.iwd_ci_low > 0) | (cp.iwd_ci_high < 0))).all()
-    assert R.end_table(s).games.sum() == GAMES
-
-
 # ------------------------------------------------------------------ verdict numbers
 def test_verdict_numbers_match_summary(report):
     s = report.summary
@@ -202,7 +191,6 @@ def test_plots_leave_no_pyplot_figures():
         assert png.startswith(PNG_MAGIC)
     assert Gcf.get_num_fig_managers() == before
     assert np.allclose(plots.survival(hist), 1 - np.cumsum(hist) / hist.sum())
-    assert list(length_table(hist).length) == list(range(8))
 
 
 def test_tournament_hook(run2, tmp_path):
