@@ -8,6 +8,7 @@ from sim.game import Game
 
 GAME_MODULES = {
     "skyscraper": "sim.skyscraper",
+    "smokestack": "sim.smokestack",
 }
 
 

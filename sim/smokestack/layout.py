@@ -33,9 +33,9 @@ def _straight_table() -> np.ndarray:
     """STRAIGHT[m] for a 14-bit rank mask m (bit 0 = ace low, bit r + 1 = rank r): the
     most ranks of m inside one window of 4 consecutive bits (the 11 windows A-2-3-4 ..
     J-Q-K-A)."""
-    t = np.zeros(1 << 14, np.int64)
+    t = np.zeros(1 << 14, np.int8)  # 16 KB: stays in the L1 cache
     for m in range(1 << 14):
-        t[m] = max(bin((m >> w) & 15).count("1") for w in range(11))
+        t[m] = max(((m >> w) & 15).bit_count() for w in range(11))
     return t
 
 
@@ -73,7 +73,10 @@ S_PASSES = S_NEV + 1                # consecutive turns without a swap
 S_OVER = S_PASSES + 1               # 1 once the stock is empty (game over)
 S_SWEEPS = S_OVER + 1               # [MAXP] sweeps called this game
 S_TMP = S_SWEEPS + MAXP             # scratch: one seat's layouts during a sweep
-S_SIZE = S_TMP + MAXL * 4 + 1
+S_BVER = S_TMP + MAXL * 4 + 1       # sweep-question round number (layouts unchanged within)
+S_BEST = S_BVER + 1                 # [MAXP] strategies' cache: best progress per seat ...
+S_BSTAMP = S_BEST + MAXP            # [MAXP] ... valid when its stamp equals st[S_BVER]
+S_SIZE = S_BSTAMP + MAXP
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
 # row of EVW numbers, then the snapshot st[:ZONES_END] after it
 

@@ -10,10 +10,10 @@ import numpy as np
 from sim.jit import helper
 from sim.rng import shuffle
 from sim.smokestack.layout import (
-    EV_CHIMNEY, EV_DEAL, EV_DOUBLE, EV_STALL, EV_STRAIGHT, EV_SWAP, EV_SWEEP, EVW, MAXCH, MAXL,
-    NT, R_MAX_LAYOUTS, R_PLAYERS, R_STALL_DISCARD, R_STRAIGHTS, RANKBIT, S_CENTER, S_CH,
-    S_EVC, S_HELD, S_LAY, S_NCH, S_NEV, S_NLAY, S_OVER, S_PLAYED, S_REM, S_REM_N, S_SIZE,
-    S_STOCK, S_STOCK_N, S_SWEEPS, S_TMP, S_TURN, STRAIGHT, TRACE_ROW, ZONES_END,
+    EV_CHIMNEY, EV_DEAL, EV_DOUBLE, EV_STALL, EV_STRAIGHT, EV_SWAP, EV_SWEEP, EVW, MAXCH,
+    MAXL, NT, R_MAX_LAYOUTS, R_PLAYERS, R_STALL_DISCARD, R_STRAIGHTS, RANKBIT, S_CENTER,
+    S_CH, S_EVC, S_HELD, S_LAY, S_NCH, S_NEV, S_NLAY, S_OVER, S_PLAYED, S_REM, S_REM_N,
+    S_SIZE, S_STOCK, S_STOCK_N, S_SWEEPS, S_TMP, S_TURN, STRAIGHT, TRACE_ROW, ZONES_END,
 )
 
 # ---------------------------------------------------------------- measures
@@ -38,7 +38,7 @@ def value4(st, a, b, c, d):
         cnt += 1 << (4 * (d & 3))
         m |= RANKBIT[d]
     f = max(max(cnt & 15, (cnt >> 4) & 15), max((cnt >> 8) & 15, (cnt >> 12) & 15))
-    s = STRAIGHT[m] if st[R_STRAIGHTS] != 0 else 0
+    s = np.int64(STRAIGHT[m]) if st[R_STRAIGHTS] != 0 else 0
     return 5 * f + s if f >= s else 5 * s + f
 
 
@@ -140,6 +140,7 @@ def settle(st, seat, l):
         for i in range(4):
             st[q + i] = st[o + i]
             st[S_PLAYED + seat * NT + (st[o + i] >> 2)] = 1
+            st[o + i] = -1  # empty until the replacement is dealt
         st[S_NCH + seat] = n + 1
         emit(st, kind, seat, l, a, b, c, d, 0)
         deal_layout(st, seat, l)
@@ -186,6 +187,9 @@ def stall_legal(st, me, a, b):
 def double(st, me, l):
     """Double chimney: layout l stays, a new layout is dealt (and checked)."""
     n = st[S_NLAY + me]
+    o = S_LAY + (me * MAXL + n) * 4
+    for i in range(4):
+        st[o + i] = -1  # the new layout, empty until dealt
     st[S_NLAY + me] = n + 1
     emit(st, EV_DOUBLE, me, l, n, 0, 0, 0, 0)
     deal_layout(st, me, n)

@@ -1,0 +1,124 @@
+"""Smokestack (game id ``smokestack``): knobs, rule vector, card types and trace decoding.
+
+Rules: ``docs/rules/smokestack.md`` (our page, with the decisions we took) and
+``../shared/rules/smokestack.md``.  The compiled game is in ``kernel.py`` (loop) and
+``moves.py`` (rules); the numbers it shares with strategies are in ``layout.py``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.game import Game
+from sim.knobs import Knob
+from sim.smokestack import layout as L
+
+
+class Smokestack(Game):
+    id = "smokestack"
+    title = "Smokestack: collect chimneys of four cards of a suit"
+    min_players = 2
+    max_players = L.MAXP
+    default_players = 4
+    length_unit = "turns"
+    end_names = L.END_NAMES
+    event_names = L.EVENT_NAMES
+    tally = L.TALLY
+    kernel_module = "sim.smokestack.kernel"
+    strategy_module = "strategies.smokestack"
+    row_width = 3 + L.MAXP
+    score_name = "chimneys"
+    precompile = ("sim.record:record_game", "sim.smokestack.moves:stall",
+                  "strategies.smokestack:collector_swap", "strategies.smokestack:greedy_swap",
+                  "strategies.smokestack:random_double")
+    knobs = (
+        Knob("max_layouts", "int", 2, "layouts a player may build at once (double chimneys open more)", 1, L.MAXL),
+        Knob("straights_count", "bool", True, "four consecutive ranks (ace high or low) also make a chimney"),
+        Knob("sweeps_per_turn", "int", 1, "sweeps that may be called before one turn", 0, L.MAXP),
+        Knob("sweeps_per_player", "int", -1, "sweeps each player may call per game (-1: unlimited)", -1, 1000),
+        Knob("stall_removed", "choice", "shuffle", "on a stalled table the two removed center cards are "
+             "shuffled into the stock (shuffle) or taken out of the game (discard)",
+             choices=("shuffle", "discard")),
+        Knob("max_turns", "int", 2000, "turn cap: the game is scored as it stands and counted unfinished", 1, 100_000),
+    )
+
+    def rules_vector(self, rules: dict[str, Any], players: int) -> np.ndarray:
+        v = np.zeros(L.N_RULES, dtype=np.int64)  # the kernel copies it to st[S_RULES:]
+        v[L.R_PLAYERS - L.S_RULES] = players
+        v[L.R_MAX_LAYOUTS - L.S_RULES] = int(rules["max_layouts"])
+        v[L.R_STRAIGHTS - L.S_RULES] = int(bool(rules["straights_count"]))
+        v[L.R_SWEEPS_PER_TURN - L.S_RULES] = int(rules["sweeps_per_turn"])
+        v[L.R_SWEEPS_PER_PLAYER - L.S_RULES] = int(rules["sweeps_per_player"])
+        v[L.R_STALL_DISCARD - L.S_RULES] = int(rules["stall_removed"] == "discard")
+        v[L.R_MAX_TURNS - L.S_RULES] = int(rules["max_turns"])
+        return v
+
+    def max_length(self, rules: dict[str, Any]) -> int:
+        return int(rules["max_turns"])
+
+    def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:
+        """Card power by rank (13 types: a suit is worth the same as any other)."""
+        return [(r, L.RANKS[r]) for r in range(L.NT)]
+
+    # ------------------------------------------------------------ traces
+    def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+        n = int(st[L.S_NEV])
+        cap = (len(st) - L.S_SIZE) // L.TRACE_ROW
+        buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
+        return n, buf[:, :L.EVW], buf[:, L.EVW:]
+
+    def zones(self, snap: np.ndarray, players: int) -> dict:
+        """Every zone of a state snapshot, cards as rule-page codes."""
+        code = L.card_code
+        ns, nr = int(snap[L.S_STOCK_N]), int(snap[L.S_REM_N])
+        layouts, chimneys = [], []
+        for s in range(players):
+            lays = []
+            for l in range(int(snap[L.S_NLAY + s])):
+                o = L.S_LAY + (s * L.MAXL + l) * 4
+                lays.append([code(int(c)) for c in snap[o:o + 4] if c >= 0])
+            layouts.append(lays)
+            chs = []
+            for k in range(int(snap[L.S_NCH + s])):
+                o = L.S_CH + (s * L.MAXCH + k) * 4
+                chs.append([code(int(c)) for c in snap[o:o + 4]])
+            chimneys.append(chs)
+        return {
+            "stock": [code(int(c)) for c in snap[L.S_STOCK:L.S_STOCK + ns][::-1]],
+            "center": [code(int(c)) for c in snap[L.S_CENTER:L.S_CENTER + 4] if c >= 0],
+            "layouts": layouts,
+            "chimneys": chimneys,
+            "removed": [code(int(c)) for c in snap[L.S_REM:L.S_REM + nr]],
+        }
+
+    def decode_trace(self, rules, players, st):
+        n, tev, tsnap = self.trace_arrays(st)
+        code = L.card_code
+        events = []
+        for i in range(n):
+            kind, player, turn, a, b, c, d, e, f = (int(x) for x in tev[i])
+            ev: dict[str, Any] = {"type": "event", "step": i, "turn": turn,
+                                  "player": None if player < 0 else player,
+                                  "action": L.EVENT_NAMES[kind]}
+            if kind == L.EV_DEAL:
+                if a < 0:
+                    ev.update(to="center", cards=c)
+                else:
+                    ev.update(to="layout", seat=a, layout=b, cards=c)
+            elif kind == L.EV_DOUBLE:
+                ev.update(layout=a, new_layout=b)
+            elif kind == L.EV_SWAP:
+                ev.update(layout=a, slot=b, center_slot=c, took=code(d), gave=code(e))
+            elif kind in (L.EV_CHIMNEY, L.EV_STRAIGHT):
+                ev.update(layout=a, cards=[code(x) for x in (b, c, d, e)])
+            elif kind == L.EV_STALL:
+                ev.update(slots=[a, b], removed=[code(x) for x in (c, d) if x >= 0],
+                          replaced_by=[code(x) for x in (e, f) if x >= 0],
+                          to="removed" if rules["stall_removed"] == "discard" else "stock")
+            ev["state"] = self.zones(tsnap[i], players)
+            events.append(ev)
+        return events
+
+
+GAME = Smokestack()

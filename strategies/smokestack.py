@@ -1,0 +1,434 @@
+"""Smokestack strategies.
+
+The kernel asks a seat's strategy four separate questions, each a compiled function
+taking ``(st, me, p)`` (``p``: the seat's parameter row, read by the names in its
+``Strategy`` entry below) and dispatched by strategy id in the ``ask_*`` functions at
+the bottom:
+
+- ``sweep``  -> 1 to call a sweep, 0 not (every seat, before every turn, in seat order
+  from the mover; ``st[S_CUR]`` is the mover);
+- ``double`` -> the layout declared a double chimney, or -1 (the mover, only when legal);
+- ``swap``   -> (A_SWAP, layout, layout slot, center slot) or (A_PASS, 0, 0, 0);
+- ``stall``  -> (a, b): the two center slots to replace (the next mover).
+
+The kernel checks every answer for legality, so a bug here is an error, never a silent
+cheat.  To add one: give it the next id and a branch in each ``ask_*``.
+"""
+import numpy as np
+
+from sim.jit import helper, inline
+from sim.rng import below
+from sim.smokestack.layout import (
+    A_PASS, A_SWAP, MAXL, R_MAX_LAYOUTS, R_PLAYERS, R_STRAIGHTS, RANKBIT, S_BEST, S_BSTAMP,
+    S_BVER, S_CENTER, S_CUR, S_LAY, S_NLAY, S_STOCK_N, STRAIGHT,
+)
+from sim.smokestack.moves import has_pair
+from strategies.base import Param, Strategy
+
+PASS = (A_PASS, 0, 0, 0)
+
+# ---------------------------------------------------------------- shared measures
+
+
+@helper("int64(ST, int64)")
+def best_progress(st, seat):
+    """best(p): the highest max(flush, straight) among seat's layouts."""
+    strt = st[R_STRAIGHTS] != 0
+    b = 0
+    for l in range(st[S_NLAY + seat]):
+        o = S_LAY + (seat * MAXL + l) * 4
+        cnt = 0
+        m = 0
+        for k in range(4):
+            x = st[o + k]
+            cnt += 1 << (4 * (x & 3))
+            m |= RANKBIT[x]
+        f = max(max(cnt & 15, (cnt >> 4) & 15), max((cnt >> 8) & 15, cnt >> 12))
+        sv = np.int64(STRAIGHT[m]) if strt else 0
+        v = max(f, sv)
+        b = max(b, v)
+    return b
+
+
+@helper("UniTuple(int64, 2)(ST, int64, int64, int64, int64)")
+def fs4(st, a, b, c, d):
+    """(flush, straight) of four cards (straight 0 with straights_count=false)."""
+    cnt = (1 << (4 * (a & 3))) + (1 << (4 * (b & 3))) + (1 << (4 * (c & 3))) + (1 << (4 * (d & 3)))
+    f = max(max(cnt & 15, (cnt >> 4) & 15), max((cnt >> 8) & 15, (cnt >> 12) & 15))
+    s = np.int64(STRAIGHT[RANKBIT[a] | RANKBIT[b] | RANKBIT[c] | RANKBIT[d]]) if st[R_STRAIGHTS] != 0 else 0
+    return f, s
+
+
+@helper("int64(ST, int64)")
+def first_pair(st, me):
+    """The first layout of mine with a pair, or -1."""
+    for l in range(st[S_NLAY + me]):
+        if has_pair(st, S_LAY + (me * MAXL + l) * 4):
+            return l
+    return -1
+
+
+# ---------------------------------------------------------------- reference
+
+
+@helper("int64(ST, int64)")
+def best_cached(st, seat):
+    """best_progress, computed once per seat in a sweep-question round (the kernel bumps
+    st[S_BVER] at the start of each round and after each sweep)."""
+    if st[S_BSTAMP + seat] != st[S_BVER]:
+        st[S_BEST + seat] = best_progress(st, seat)
+        st[S_BSTAMP + seat] = st[S_BVER]
+    return st[S_BEST + seat]
+
+
+@helper("int64(ST, int64, PAR)")
+def reference_sweep(st, me, p):
+    """best(me + 1) >= best(me) + 1 for the mover, + 2 for anyone else."""
+    P = st[R_PLAYERS]
+    nxt = me + 1 if me + 1 < P else 0
+    need = 1 if me == st[S_CUR] else 2
+    ver = st[S_BVER]
+    if st[S_BSTAMP + me] != ver:
+        st[S_BEST + me] = best_progress(st, me)
+        st[S_BSTAMP + me] = ver
+    if st[S_BSTAMP + nxt] != ver:
+        st[S_BEST + nxt] = best_progress(st, nxt)
+        st[S_BSTAMP + nxt] = ver
+    return 1 if st[S_BEST + nxt] >= st[S_BEST + me] + need else 0
+
+
+@helper("int64(ST, int64, PAR)")
+def reference_double(st, me, p):
+    """Whenever legal: the first layout with a pair."""
+    return first_pair(st, me)
+
+
+@helper("ACT(ST, int64, PAR)")
+def reference_swap(st, me, p):
+    """The strict improvement of one layout with the highest value (l, i, j order).
+    value(L) is computed inline from packed suit counts (4 bits a suit) and a rank mask:
+    for each slot i the other three cards are counted once, then each center card added
+    (its suit's count + 1, its rank bit)."""
+    strt = st[R_STRAIGHTS] != 0
+    c0 = st[S_CENTER]
+    c1 = st[S_CENTER + 1]
+    c2 = st[S_CENTER + 2]
+    c3 = st[S_CENTER + 3]
+    s0 = 4 * (c0 & 3)
+    s1 = 4 * (c1 & 3)
+    s2 = 4 * (c2 & 3)
+    s3 = 4 * (c3 & 3)
+    r0 = RANKBIT[c0] if strt else 0
+    r1 = RANKBIT[c1] if strt else 0
+    r2 = RANKBIT[c2] if strt else 0
+    r3 = RANKBIT[c3] if strt else 0
+    best = -1
+    bl = -1
+    bi = -1
+    bj = -1
+    for l in range(st[S_NLAY + me]):
+        o = S_LAY + (me * MAXL + l) * 4
+        x0 = st[o]
+        x1 = st[o + 1]
+        x2 = st[o + 2]
+        x3 = st[o + 3]
+        k0 = 1 << (4 * (x0 & 3))
+        k1 = 1 << (4 * (x1 & 3))
+        k2 = 1 << (4 * (x2 & 3))
+        k3 = 1 << (4 * (x3 & 3))
+        b0 = RANKBIT[x0] if strt else 0
+        b1 = RANKBIT[x1] if strt else 0
+        b2 = RANKBIT[x2] if strt else 0
+        b3 = RANKBIT[x3] if strt else 0
+        cnt = k0 + k1 + k2 + k3
+        f = max(max(cnt & 15, (cnt >> 4) & 15), max((cnt >> 8) & 15, cnt >> 12))
+        sv = np.int64(STRAIGHT[b0 | b1 | b2 | b3])
+        cur = 5 * f + sv if f >= sv else 5 * sv + f
+        for i in range(4):
+            if i == 0:
+                cnt3 = k1 + k2 + k3
+                m3 = b1 | b2 | b3
+            elif i == 1:
+                cnt3 = k0 + k2 + k3
+                m3 = b0 | b2 | b3
+            elif i == 2:
+                cnt3 = k0 + k1 + k3
+                m3 = b0 | b1 | b3
+            else:
+                cnt3 = k0 + k1 + k2
+                m3 = b0 | b1 | b2
+            f3 = max(max(cnt3 & 15, (cnt3 >> 4) & 15), max((cnt3 >> 8) & 15, cnt3 >> 12))
+            for j in range(4):
+                if j == 0:
+                    f = max(f3, ((cnt3 >> s0) & 15) + 1)
+                    sv = np.int64(STRAIGHT[m3 | r0])
+                elif j == 1:
+                    f = max(f3, ((cnt3 >> s1) & 15) + 1)
+                    sv = np.int64(STRAIGHT[m3 | r1])
+                elif j == 2:
+                    f = max(f3, ((cnt3 >> s2) & 15) + 1)
+                    sv = np.int64(STRAIGHT[m3 | r2])
+                else:
+                    f = max(f3, ((cnt3 >> s3) & 15) + 1)
+                    sv = np.int64(STRAIGHT[m3 | r3])
+                v = 5 * f + sv if f >= sv else 5 * sv + f
+                if v > cur and v > best:
+                    best = v
+                    bl = l
+                    bi = i
+                    bj = j
+    if bl < 0:
+        return PASS
+    return (A_SWAP, bl, bi, bj)
+
+
+@helper("UniTuple(int64, 2)(ST, int64, PAR)")
+def reference_stall(st, me, p):
+    """Remove the least useful center slot, then the least useful of the other three;
+    usefulness u[j] = the best value any of my layouts would get with center card j in
+    any slot."""
+    strt = st[R_STRAIGHTS] != 0
+    u0 = -1
+    u1 = -1
+    u2 = -1
+    u3 = -1
+    for l in range(st[S_NLAY + me]):
+        o = S_LAY + (me * MAXL + l) * 4
+        for i in range(4):
+            cnt3 = 0
+            m3 = 0
+            for k in range(4):
+                if k != i:
+                    x = st[o + k]
+                    cnt3 += 1 << (4 * (x & 3))
+                    m3 |= RANKBIT[x]
+            for j in range(4):
+                c = st[S_CENTER + j]
+                cnt = cnt3 + (1 << (4 * (c & 3)))
+                f = max(max(cnt & 15, (cnt >> 4) & 15), max((cnt >> 8) & 15, cnt >> 12))
+                sv = np.int64(STRAIGHT[m3 | RANKBIT[c]]) if strt else 0
+                u = 5 * f + sv if f >= sv else 5 * sv + f
+                if j == 0:
+                    u0 = max(u0, u)
+                elif j == 1:
+                    u1 = max(u1, u)
+                elif j == 2:
+                    u2 = max(u2, u)
+                else:
+                    u3 = max(u3, u)
+    a = 0
+    ua = u0
+    if u1 < ua:
+        a = 1
+        ua = u1
+    if u2 < ua:
+        a = 2
+        ua = u2
+    if u3 < ua:
+        a = 3
+        ua = u3
+    b = -1
+    ub = 1 << 40
+    for j in range(4):
+        u = u0 if j == 0 else u1 if j == 1 else u2 if j == 2 else u3
+        if j != a and u < ub:
+            b = j
+            ub = u
+    return a, b
+
+
+# ---------------------------------------------------------------- random
+
+
+@helper("int64(ST, int64, PAR)")
+def random_sweep(st, me, p):
+    return below(st, 2)
+
+
+@helper("int64(ST, int64, PAR)")
+def random_double(st, me, p):
+    """Yes or no with even odds; yes picks uniformly among the layouts with a pair."""
+    if below(st, 2) == 0:
+        return -1
+    n = 0
+    for l in range(st[S_NLAY + me]):
+        if has_pair(st, S_LAY + (me * MAXL + l) * 4):
+            n += 1
+    k = below(st, n)
+    for l in range(st[S_NLAY + me]):
+        if has_pair(st, S_LAY + (me * MAXL + l) * 4):
+            if k == 0:
+                return l
+            k -= 1
+    return -1
+
+
+@helper("ACT(ST, int64, PAR)")
+def random_swap(st, me, p):
+    """Uniform over every swap (layout, slot, center slot) and the pass."""
+    n = st[S_NLAY + me] * 16
+    r = below(st, n + 1)
+    if r == n:
+        return PASS
+    return (A_SWAP, r >> 4, (r >> 2) & 3, r & 3)
+
+
+@helper("UniTuple(int64, 2)(ST, int64, PAR)")
+def random_stall(st, me, p):
+    a = below(st, 4)
+    b = below(st, 3)
+    if b >= a:
+        b += 1
+    return a, b
+
+
+# ---------------------------------------------------------------- greedy
+
+
+@helper("ACT(ST, int64, PAR)")
+def greedy_swap(st, me, p):
+    """The center card that most increases one layout's best suit count (first in
+    l, i, j order on ties); pass when none does."""
+    best = 0
+    bl = -1
+    bi = -1
+    bj = -1
+    for l in range(st[S_NLAY + me]):
+        o = S_LAY + (me * MAXL + l) * 4
+        cur = fs4(st, st[o], st[o + 1], st[o + 2], st[o + 3])[0]
+        for i in range(4):
+            x = st[o + i]
+            for j in range(4):
+                st[o + i] = st[S_CENTER + j]
+                gain = fs4(st, st[o], st[o + 1], st[o + 2], st[o + 3])[0] - cur
+                if gain > best:
+                    best = gain
+                    bl = l
+                    bi = i
+                    bj = j
+            st[o + i] = x
+    if bl < 0:
+        return PASS
+    return (A_SWAP, bl, bi, bj)
+
+
+# ---------------------------------------------------------------- collector
+
+
+@helper("int64(ST, int64, PAR, int64)")
+def collector_eval(st, me, p, o):
+    """6 * flush + round(6 * straight_weight) * straight, + pair_bonus for a pair while
+    another layout may still be opened."""
+    f, s = fs4(st, st[o], st[o + 1], st[o + 2], st[o + 3])
+    v = 6 * f + int(6.0 * p[1] + 0.5) * s
+    if st[S_NLAY + me] < st[R_MAX_LAYOUTS] and has_pair(st, o):
+        v += int(p[0])
+    return v
+
+
+@helper("int64(ST, int64, PAR)")
+def collector_double(st, me, p):
+    """Open a second layout while the stock still holds at least double_min_stock cards."""
+    if st[S_STOCK_N] < p[2]:
+        return -1
+    return first_pair(st, me)
+
+
+@helper("ACT(ST, int64, PAR)")
+def collector_swap(st, me, p):
+    """The swap with the largest strict gain of collector_eval (l, i, j order on ties)."""
+    best = 0
+    bl = -1
+    bi = -1
+    bj = -1
+    for l in range(st[S_NLAY + me]):
+        o = S_LAY + (me * MAXL + l) * 4
+        cur = collector_eval(st, me, p, o)
+        for i in range(4):
+            x = st[o + i]
+            for j in range(4):
+                st[o + i] = st[S_CENTER + j]
+                gain = collector_eval(st, me, p, o) - cur
+                if gain > best:
+                    best = gain
+                    bl = l
+                    bi = i
+                    bj = j
+            st[o + i] = x
+    if bl < 0:
+        return PASS
+    return (A_SWAP, bl, bi, bj)
+
+
+# ---------------------------------------------------------------- sweeper
+
+
+@helper("int64(ST, int64, PAR)")
+def sweeper_sweep(st, me, p):
+    """Calls the sweep when the layouts on its left are better than its own by margin."""
+    P = st[R_PLAYERS]
+    nxt = me + 1 if me + 1 < P else 0
+    return 1 if best_cached(st, nxt) >= best_cached(st, me) + p[0] else 0
+
+
+# ---------------------------------------------------------------- registry and dispatch
+
+STRATEGIES = (
+    Strategy("reference", 0, "The exact reference strategy of shared/reference/smokestack.md: "
+             "sweeps on a better left neighbour, doubles whenever legal, best strict-improvement "
+             "swap, removes the least useful center cards on a stall."),
+    Strategy("random", 1, "Uniform over the legal choices at each decision (sweep yes/no, double "
+             "yes/no, any swap or the pass, any two stall slots)."),
+    Strategy("greedy", 2, "Takes the center card that most increases one layout's best suit "
+             "count, passes otherwise; never sweeps or doubles; stalls like reference."),
+    Strategy("collector", 3, "Plans for double chimneys and straights: keeps pairs while a layout "
+             "can still be opened, weighs straights, doubles while the stock is deep enough.", (
+                 Param("pair_bonus", 2, 0, 12, "score bonus for a layout holding a pair while another layout may be opened", True),
+                 Param("straight_weight", 1, 0, 2, "weight of the straight measure against the suit count"),
+                 Param("double_min_stock", 8, 0, 52, "declare a double chimney only with at least this many stock cards", True),
+             )),
+    Strategy("sweeper", 4, "Calls the sweep whenever the layouts on its left are better than its "
+             "own by a margin; otherwise plays like reference.", (
+                 Param("margin", 1, 0, 4, "sweep when best(left) >= best(mine) + margin", True),
+             )),
+)
+
+
+@inline
+def ask_sweep(sid, st, me, p):
+    if sid == 0:
+        return reference_sweep(st, me, p)
+    if sid == 1:
+        return random_sweep(st, me, p)
+    if sid == 4:
+        return sweeper_sweep(st, me, p)
+    return 0
+
+
+@inline
+def ask_double(sid, st, me, p):
+    if sid == 0 or sid == 4:
+        return reference_double(st, me, p)
+    if sid == 1:
+        return random_double(st, me, p)
+    if sid == 3:
+        return collector_double(st, me, p)
+    return -1
+
+
+@inline
+def ask_swap(sid, st, me, p):
+    if sid == 0 or sid == 4:
+        return reference_swap(st, me, p)
+    if sid == 1:
+        return random_swap(st, me, p)
+    if sid == 2:
+        return greedy_swap(st, me, p)
+    return collector_swap(st, me, p)
+
+
+@inline
+def ask_stall(sid, st, me, p):
+    if sid == 1:
+        return random_stall(st, me, p)
+    return reference_stall(st, me, p)
