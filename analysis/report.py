@@ -85,7 +85,8 @@ def verdict(summary: dict[str, Any]) -> str:
                    f"{_pct(_half(cis[0]))} of {n:,} games.")
     else:
         fair = 1.0 / P
-        head = (f"Seat 0 (the first player) wins {_pct(rates[0])} ± {_pct(_half(cis[0]))} of "
+        role = s.get("seat0_role", "the first player")
+        head = (f"Seat 0 ({role}) wins {_pct(rates[0])} ± {_pct(_half(cis[0]))} of "
                 f"{P}-player games (fair share {_pct(fair)})")
         # with games that end without a winner every seat sits below 1/P, so judge the
         # first player among decided games
@@ -97,9 +98,11 @@ def verdict(summary: dict[str, Any]) -> str:
         if _real(ci):
             size = "a clear" if abs(f) >= 0.02 else "a small but real"
             kind = "advantage" if f > 0 else "disadvantage"
-            finding = f"{size} first-player {kind} of {_pts(f)} points ({rng})"
+            who = "first-player" if role == "the first player" else "seat-0"
+            finding = f"{size} {who} {kind} of {_pts(f)} points ({rng})"
         else:
-            finding = f"no detectable first-player advantage ({_pts(f)} points, {rng} includes 0)"
+            who = "first-player" if role == "the first player" else "seat-0"
+            finding = f"no detectable {who} advantage ({_pts(f)} points, {rng} includes 0)"
         if decided:
             # every seat sits below 1/P when some games have no winner: say so, then judge
             # the first player among the games that had one
@@ -297,7 +300,28 @@ def _card_rows(s) -> list[tuple]:
 CARD_HEADERS = ("card", "IWD, points [95%]", "", "held in (seat-games)", "played when held")
 
 
-def render_html(s, verdict_text, figs, command, tournament=None) -> str:
+VARIANT_HEADERS = ("rules", "games", "unfinished (95% interval)", "no winner", "mean length",
+                   "seat 0 wins (95% interval)", "balance")
+VARIANT_NOTE = ("The same games (the same seeds, so differences are not deal luck) under each "
+                "rule variant the game's page singles out for a balance study.")
+
+
+def variant_rows(s, variants) -> list[tuple]:
+    """One row per rule variant: the run itself first, then each (label, summary)."""
+    def row(label, v):
+        u = v["unfinished_rate_ci"]
+        w = v["win_rate_ci_by_seat"][0]
+        bal = v.get("balance")
+        return (label, f"{v['games']:,}", f"{_pct(v['unfinished_rate'], 2)} [{_pct(u[0], 2)}, {_pct(u[1], 2)}]",
+                _pct(v["no_winner_rate"], 2), f"{v['length']['mean']} {v['length']['unit']}",
+                f"{_pct(v['win_rate_by_seat'][0])} [{_pct(w[0])}, {_pct(w[1])}]",
+                "n/a" if bal is None else f"{bal:.3f}")
+    knobs = sorted({k for label, _ in variants for k in [label.split("=")[0]]})
+    base = "as run (" + ", ".join(f"{k}={json.dumps(s['rules'][k]).strip(chr(34))}" for k in knobs) + ")"
+    return [row(base, s)] + [row(label, v) for label, v in variants]
+
+
+def render_html(s, verdict_text, figs, command, tournament=None, variants=None) -> str:
     e = html.escape
     title = f"cardlab report: {s['game']}"
     parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -308,6 +332,9 @@ def render_html(s, verdict_text, figs, command, tournament=None) -> str:
              f"strategies {e(', '.join(s['strategies']))}</p>",
              f"<p class=\"verdict\" id=\"verdict\">{e(verdict_text)}</p>",
              "<h2>Key numbers</h2>", _html_table(("", "value (95% interval)"), _key_rows(s))]
+    if variants:
+        parts += ["<h2>Rule variants</h2>", f"<p>{e(VARIANT_NOTE)}</p>",
+                  _html_table(VARIANT_HEADERS, variant_rows(s, variants))]
     for f in figs:
         if f.name == "card_power":
             parts.append("<h2>Card power</h2>")
@@ -338,11 +365,14 @@ def render_html(s, verdict_text, figs, command, tournament=None) -> str:
     return "\n".join(parts)
 
 
-def render_md(s, verdict_text, figs, command, tournament=None) -> str:
+def render_md(s, verdict_text, figs, command, tournament=None, variants=None) -> str:
     lines = [f"# cardlab report: {s['game']}", "",
              f"{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
              f"strategies {', '.join(s['strategies'])}", "", "## Verdict", "", verdict_text, "",
              "## Key numbers", "", _fmt_table_md(("", "value (95% interval)"), _key_rows(s)), ""]
+    if variants:
+        lines += ["## Rule variants", "", VARIANT_NOTE, "",
+                  _fmt_table_md(VARIANT_HEADERS, variant_rows(s, variants)), ""]
     for f in figs:
         if f.name == "card_power":
             lines += ["## Card power", "", IWD_NOTE, ""]
@@ -358,9 +388,10 @@ def render_md(s, verdict_text, figs, command, tournament=None) -> str:
     return "\n".join(lines)
 
 
-def build_report(result, command: str, out_dir, tournament=None) -> dict[str, Path]:
+def build_report(result, command: str, out_dir, tournament=None, variants=None) -> dict[str, Path]:
     """Write the report of ``result`` (a ``RunResult``) into ``out_dir``; ``command`` is the
-    command line that reproduces it; ``tournament`` (optional) adds its heat map.
+    command line that reproduces it; ``tournament`` (optional) adds its heat map;
+    ``variants`` (optional: [(\"knob=value\", summary), ...]) adds a rule-variant table.
     Returns {name: path} for every file written."""
     from analysis.summary import summarize
 
@@ -391,10 +422,15 @@ def build_report(result, command: str, out_dir, tournament=None) -> dict[str, Pa
                 if df is not None:
                     df.to_csv(out / f"tournament_{attr}.csv")
                     paths[f"tournament_{attr}.csv"] = out / f"tournament_{attr}.csv"
-        write("summary.json", json.dumps(s | {"command": command, "cardlab_version": cardlab_version(),
-                                              "verdict": text}, indent=1) + "\n")
-        write("report.md", render_md(s, text, figs, command, tournament))
-        write("index.html", render_html(s, text, figs, command, tournament))
+        extra = {"command": command, "cardlab_version": cardlab_version(), "verdict": text}
+        if variants:
+            extra["variants"] = {label: {k: v[k] for k in ("games", "unfinished_rate",
+                                                           "unfinished_rate_ci", "no_winner_rate",
+                                                           "length", "win_rate_by_seat", "balance")
+                                         if k in v} for label, v in variants}
+        write("summary.json", json.dumps(s | extra, indent=1) + "\n")
+        write("report.md", render_md(s, text, figs, command, tournament, variants))
+        write("index.html", render_html(s, text, figs, command, tournament, variants))
     except OSError as e:
         raise InputError(f"cannot write the report into {str(out_dir)!r}: {e.strerror}") from None
     return paths

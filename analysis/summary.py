@@ -78,6 +78,7 @@ def summarize(result: RunResult) -> dict[str, Any]:
         "seed": s.seed,
         "rules": game.rules_json(s.rules),
         "strategies": [seat.label for seat in s.seats],
+        "seat0_role": game.seat0_role,
         "win_rate_by_seat": [_r(x) for x in rates],
         "win_rate_ci_by_seat": [_ci(wilson(w, n)) for w in wins],
         "no_winner_rate": _r(t.no_winner / n),

@@ -156,6 +156,25 @@ def _report_command(game_id, n_games, players, seed, sets, strategies, out,
     return shlex.join(args)
 
 
+def _variants_for_report(setup, n_games, jobs, sets, quiet):
+    """The game's report variants (same seeds, one knob changed), as (label, summary);
+    a variant equal to the rules as run is skipped."""
+    from analysis.summary import summarize
+    from sim import runner
+
+    out = []
+    for knob, value in setup.game.report_variants:
+        if setup.game.rules_json(setup.rules)[knob] == setup.game.rules_json(
+                setup.game.resolve_rules({knob: value}, setup.players))[knob]:
+            continue
+        v = _setup(setup.game.id, setup.players, list(sets or []) + [f"{knob}={value}"],
+                   ",".join(s.label for s in setup.seats), setup.seed)
+        advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
+        with bar:
+            out.append((f"{knob}={value}", summarize(runner.run(v, n_games, jobs, progress=advance))))
+    return out
+
+
 def _tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, quiet):
     """A tournament to add to a report (its heat map and ratings), with a progress bar."""
     from analysis.tournament import check_strategies, plan, run_tournament
@@ -205,9 +224,10 @@ def report(game: str = typer.Argument(..., help="Game id."),
     if tournament:
         t = _tournament_for_report(setup.game.id, tournament, setup.players, tournament_games,
                                    seed, jobs, sets, quiet)
+    variants = _variants_for_report(setup, n_games, jobs, sets, quiet)
     command = _report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
                               tournament, tournament_games)
-    paths = build_report(result, command, out, tournament=t)
+    paths = build_report(result, command, out, tournament=t, variants=variants)
     print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
 
 
@@ -244,9 +264,10 @@ def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games pe
         names = ",".join(setup.game.strategies)
         t = _tournament_for_report(gid, names, setup.players, DEMO_TOURNAMENT_GAMES, 1, jobs,
                                    None, quiet)
+        variants = _variants_for_report(setup, n_games, jobs, None, quiet)
         command = _report_command(gid, n_games, None, 1, None, None, sub, names,
                                   DEMO_TOURNAMENT_GAMES)
-        build_report(result, command, sub, tournament=t)
+        build_report(result, command, sub, tournament=t, variants=variants)
         summary = json.loads((sub / "summary.json").read_text())
         entries.append({"game": gid, "title": setup.game.title, "href": f"{gid}/index.html",
                         "verdict": summary["verdict"], "games": n_games, "players": setup.players,

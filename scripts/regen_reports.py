@@ -8,6 +8,8 @@ with a fixed game count and seed, from the repository root:
 
     cardlab report skyscraper --games 1000000 --players 2 --seed 1 --tournament all \
         --tournament-games 5000 --out reports/skyscraper
+    cardlab report smokestack --games 1000000 --players 4 --seed 1 --tournament all \
+        --tournament-games 5000 --out reports/smokestack
 
 Results depend only on the seed, the game count, the rules and the strategies, so the
 numbers, tables and figures come out identical on every machine; only the timing fields
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # (game, games, players, seed, output folder relative to the repository root)
 EXAMPLES = [
     ("skyscraper", 1_000_000, 2, 1, "reports/skyscraper"),
+    ("smokestack", 1_000_000, 4, 1, "reports/smokestack"),
 ]
 
 

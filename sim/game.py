@@ -37,6 +37,10 @@ class Game:
     # helpers a second process compiles on a cold start, those the kernel reaches last
     # first ("module:function"; see sim/precompile.py)
     precompile: tuple[str, ...] = ()
+    # who seat 0 is at the table (the first-player advantage is always seat 0's)
+    seat0_role: str = "the first player"
+    # rule variants a report also plays (same seeds) and compares: ("knob", "value")
+    report_variants: tuple[tuple[str, str], ...] = ()
 
     # ------------------------------------------------------------ knobs and players
     def resolve_rules(self, overrides: dict[str, Any] | None, players: int) -> dict[str, Any]:

@@ -320,3 +320,23 @@ def test_every_image_visible_in_headless_chromium(report, chromium, tmp_path):
     img = imread(shot)
     assert img.shape[0] >= 2000 and img.shape[1] >= 900
     assert img[..., :3].std() > 0.05  # not a blank page
+
+
+def test_report_compares_the_games_rule_variants(tmp_path):
+    """Smokestack's report plays the other stall rule on the same seeds and shows both
+    unfinished rates (the default shuffle-back rule can stall; discard never does)."""
+    import json as _json
+    import subprocess
+    import sys
+
+    out = tmp_path / "smoke"
+    p = subprocess.run([sys.executable, "-m", "cardlab.cli", "report", "smokestack", "-n", "3000",
+                        "--out", str(out), "-q"], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    s = _json.loads((out / "summary.json").read_text())
+    assert set(s["variants"]) == {"stall_removed=discard"}
+    assert s["variants"]["stall_removed=discard"]["unfinished_rate"] == 0
+    assert s["variants"]["stall_removed=discard"]["games"] == s["games"]
+    md = (out / "report.md").read_text()
+    assert "## Rule variants" in md and "as run (stall_removed=shuffle)" in md
+    assert "Rule variants" in (out / "index.html").read_text()

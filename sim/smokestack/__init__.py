@@ -32,6 +32,9 @@ class Smokestack(Game):
     precompile = ("sim.record:record_game", "sim.smokestack.moves:stall",
                   "strategies.smokestack:collector_swap", "strategies.smokestack:greedy_swap",
                   "strategies.smokestack:random_double")
+    seat0_role = "the dealer, who moves last; seat 1 moves first"
+    # the default shuffle-back stall rule can stall a game for good: show it beside "discard"
+    report_variants = (("stall_removed", "discard"), ("stall_removed", "shuffle"))
     knobs = (
         Knob("max_layouts", "int", 2, "layouts a player may build at once (double chimneys open more)", 1, L.MAXL),
         Knob("straights_count", "bool", True, "four consecutive ranks (ace high or low) also make a chimney"),
