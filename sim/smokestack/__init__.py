@@ -33,6 +33,9 @@ class Smokestack(Game):
                   "strategies.smokestack:collector_swap", "strategies.smokestack:greedy_swap",
                   "strategies.smokestack:random_double")
     seat0_role = "the dealer, who moves last; seat 1 moves first"
+    precompile = ("sim.record:record_game", "sim.smokestack.moves:stall",
+                  "strategies.smokestack:reference_stall", "strategies.smokestack:collector_swap",
+                  "strategies.smokestack:greedy_swap", "strategies.smokestack:random_swap")
     # the default shuffle-back stall rule can stall a game for good: show it beside "discard"
     report_variants = (("stall_removed", "discard"), ("stall_removed", "shuffle"))
     knobs = (
