@@ -285,33 +285,6 @@ def random_stall(st, me, p):
 # ---------------------------------------------------------------- greedy
 
 
-@helper("ACT(ST, int64, PAR)")
-def greedy_swap(st, me, p):
-    """The center card that most increases one layout's best suit count (first in
-    l, i, j order on ties); pass when none does."""
-    best = 0
-    bl = -1
-    bi = -1
-    bj = -1
-    for l in range(st[S_NLAY + me]):
-        o = S_LAY + (me * MAXL + l) * 4
-        cur = fs4(st, st[o], st[o + 1], st[o + 2], st[o + 3])[0]
-        for i in range(4):
-            x = st[o + i]
-            for j in range(4):
-                st[o + i] = st[S_CENTER + j]
-                gain = fs4(st, st[o], st[o + 1], st[o + 2], st[o + 3])[0] - cur
-                if gain > best:
-                    best = gain
-                    bl = l
-                    bi = i
-                    bj = j
-            st[o + i] = x
-    if bl < 0:
-        return PASS
-    return (A_SWAP, bl, bi, bj)
-
-
 # ---------------------------------------------------------------- collector
 
 
@@ -334,21 +307,31 @@ def collector_double(st, me, p):
     return first_pair(st, me)
 
 
-@helper("ACT(ST, int64, PAR)")
-def collector_swap(st, me, p):
-    """The swap with the largest strict gain of collector_eval (l, i, j order on ties)."""
+@helper("int64(ST, int64, PAR, int64, int64)")
+def layout_score(st, me, p, o, how):
+    """What a best-gain swap maximises for the layout at offset o: how = 0, its best suit
+    count (greedy); how = 1, collector_eval (collector)."""
+    if how == 0:
+        return fs4(st, st[o], st[o + 1], st[o + 2], st[o + 3])[0]
+    return collector_eval(st, me, p, o)
+
+
+@helper("ACT(ST, int64, PAR, int64)")
+def best_gain_swap(st, me, p, how):
+    """The swap with the largest strict gain of layout_score (first in l, i, j order on
+    ties); pass when none gains."""
     best = 0
     bl = -1
     bi = -1
     bj = -1
     for l in range(st[S_NLAY + me]):
         o = S_LAY + (me * MAXL + l) * 4
-        cur = collector_eval(st, me, p, o)
+        cur = layout_score(st, me, p, o, how)
         for i in range(4):
             x = st[o + i]
             for j in range(4):
                 st[o + i] = st[S_CENTER + j]
-                gain = collector_eval(st, me, p, o) - cur
+                gain = layout_score(st, me, p, o, how) - cur
                 if gain > best:
                     best = gain
                     bl = l
@@ -358,6 +341,18 @@ def collector_swap(st, me, p):
     if bl < 0:
         return PASS
     return (A_SWAP, bl, bi, bj)
+
+
+@helper("ACT(ST, int64, PAR)")
+def greedy_swap(st, me, p):
+    """The center card that most increases one layout's best suit count; pass otherwise."""
+    return best_gain_swap(st, me, p, 0)
+
+
+@helper("ACT(ST, int64, PAR)")
+def collector_swap(st, me, p):
+    """The swap with the largest strict gain of collector_eval."""
+    return best_gain_swap(st, me, p, 1)
 
 
 # ---------------------------------------------------------------- sweeper

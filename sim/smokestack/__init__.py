@@ -29,13 +29,11 @@ class Smokestack(Game):
     strategy_module = "strategies.smokestack"
     row_width = 3 + L.MAXP
     score_name = "chimneys"
-    precompile = ("sim.record:record_game", "sim.smokestack.moves:stall",
-                  "strategies.smokestack:collector_swap", "strategies.smokestack:greedy_swap",
-                  "strategies.smokestack:random_double")
     seat0_role = "the dealer, who moves last; seat 1 moves first"
     precompile = ("sim.record:record_game", "sim.smokestack.moves:stall",
                   "strategies.smokestack:reference_stall", "strategies.smokestack:collector_swap",
-                  "strategies.smokestack:greedy_swap", "strategies.smokestack:random_swap")
+                  "strategies.smokestack:greedy_swap", "strategies.smokestack:random_double",
+                  "strategies.smokestack:random_swap")
     # the default shuffle-back stall rule can stall a game for good: show it beside "discard"
     report_variants = (("stall_removed", "discard"), ("stall_removed", "shuffle"))
     knobs = (
