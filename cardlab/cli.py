@@ -215,7 +215,8 @@ def report(game: str = typer.Argument(..., help="Game id."),
         from analysis.tournament import check_strategies
 
         check_strategies(tournament)  # bad names fail before any game is played
-        runner.check_counts(tournament_games, seed, jobs)
+        if tournament_games < 1:
+            raise InputError(f"bad --tournament-games {tournament_games}: allowed 1 or more")
     prepare_out_dir(out)  # a bad --out fails before the simulation, not after it
     advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
     with bar:
