@@ -261,6 +261,21 @@ def _key_rows(s) -> list[tuple[str, str]]:
     return rows
 
 
+def _play_rows(s) -> list[tuple[str, str]]:
+    """Each seat's end-of-game score (mean and spread) and how often each event happens."""
+    name = s.get("score_name", "score")
+    rows = []
+    for i, (m, sd) in enumerate(zip(s.get(f"mean_{name}_by_seat", []), s.get(f"sd_{name}_by_seat", []))):
+        rows.append((f"{name}, seat {i}", f"mean {m:g}, sd {sd:g}"))
+    for ev, x in s.get("events_per_game", {}).items():
+        if x:
+            rows.append((f"{ev} (per game)", f"{x:g}"))
+    return rows
+
+
+PLAY_NOTE = ("What a game looks like at the table: each seat's score at the end (mean and standard "
+             "deviation over games) and how often each kind of event happens per game.")
+
 IWD_NOTE = ("IWD (improvement when drawn) is a seat's win rate in games where it ever held the "
             "card minus its win rate in games where it never did. It measures association, not "
             "cause: seats that draw more or last longer see more card types, and winning "
@@ -335,6 +350,9 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None) 
     if variants:
         parts += ["<h2>Rule variants</h2>", f"<p>{e(VARIANT_NOTE)}</p>",
                   _html_table(VARIANT_HEADERS, variant_rows(s, variants))]
+    if _play_rows(s):
+        parts += ["<h2>Scores and events</h2>", f"<p>{e(PLAY_NOTE)}</p>",
+                  _html_table(("", "per game"), _play_rows(s))]
     for f in figs:
         if f.name == "card_power":
             parts.append("<h2>Card power</h2>")
@@ -373,6 +391,8 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None) ->
     if variants:
         lines += ["## Rule variants", "", VARIANT_NOTE, "",
                   _fmt_table_md(VARIANT_HEADERS, variant_rows(s, variants)), ""]
+    if _play_rows(s):
+        lines += ["## Scores and events", "", PLAY_NOTE, "", _fmt_table_md(("", "per game"), _play_rows(s)), ""]
     for f in figs:
         if f.name == "card_power":
             lines += ["## Card power", "", IWD_NOTE, ""]

@@ -113,7 +113,10 @@ def summarize(result: RunResult) -> dict[str, Any]:
     out["length"] = length_stats(t.hist, game.length_unit)
     out["end_conditions"] = {name: int(c) for name, c in zip(game.end_names, t.end)}
     out["events_per_game"] = {name: _r(c / n, 4) for name, c in zip(game.event_names, t.events)}
+    out["score_name"] = game.score_name
     out[f"mean_{game.score_name}_by_seat"] = [_r(x / n, 4) for x in t.score]
+    out[f"sd_{game.score_name}_by_seat"] = [
+        _r(max(0.0, q / n - (x / n) ** 2) ** 0.5, 4) for x, q in zip(t.score, t.score_sq)]
     out["card_power"] = card_power(result)
     out["elapsed_s"] = _r(result.elapsed_s, 3)
     out["games_per_second"] = _r(result.games_per_second, 1)

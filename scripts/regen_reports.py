@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Regenerate the committed example report(s) under ``reports/``.
 
-    python scripts/regen_reports.py [--jobs J]
+    python scripts/regen_reports.py [--jobs J] [--game GAME ...]
 
 Runs the real command line (so the "Reproduce" section records exactly what was run),
 with a fixed game count and seed, from the repository root:
@@ -10,6 +10,8 @@ with a fixed game count and seed, from the repository root:
         --tournament-games 5000 --out reports/skyscraper
     cardlab report smokestack --games 1000000 --players 4 --seed 1 --tournament all \
         --tournament-games 5000 --out reports/smokestack
+    cardlab report five_towers --games 1000000 --players 3 --seed 1 --tournament all \
+        --tournament-games 5000 --out reports/five_towers
 
 Results depend only on the seed, the game count, the rules and the strategies, so the
 numbers, tables and figures come out identical on every machine; only the timing fields
@@ -29,14 +31,18 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = [
     ("skyscraper", 1_000_000, 2, 1, "reports/skyscraper"),
     ("smokestack", 1_000_000, 4, 1, "reports/smokestack"),
+    ("five_towers", 1_000_000, 3, 1, "reports/five_towers"),
 ]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jobs", "-j", type=int, default=None, help="parallel workers (default: all cores)")
+    ap.add_argument("--game", action="append", help="only this game (repeatable; default: all)")
     args = ap.parse_args()
     for game, games, players, seed, out in EXAMPLES:
+        if args.game and game not in args.game:
+            continue
         cmd = [sys.executable, "-m", "cardlab.cli", "report", game, "--games", str(games),
                "--players", str(players), "--seed", str(seed), "--tournament", "all",
                "--tournament-games", "5000", "--out", out, "--quiet"]

@@ -91,6 +91,11 @@ def test_trace_file(tmp_path):
     (["simulate", "skyscraper", "--jobs", "0"], "--jobs 0"),
     (["simulate", "skyscraper", "--frobnicate"], "--frobnicate"),
     (["trace", "skyscraper", "--out", "/nonexistent/dir/t.jsonl"], "cannot write"),
+    (["simulate", "five_towers", "--set", "offer_size=9"], "offer_size"),
+    (["simulate", "five_towers", "--set", "deck=huge"], "deck"),
+    (["simulate", "five_towers", "--set", "teardown_when=never"], "teardown_when"),
+    (["simulate", "five_towers", "--players", "6"], "--players 6"),
+    (["simulate", "five_towers", "--strategies", "cautious:max_bid=9"], "cautious:max_bid"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     p = cardlab(*args, check=False)

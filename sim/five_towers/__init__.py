@@ -1,0 +1,146 @@
+"""5 Towers (game id ``five_towers``): knobs, rule vector, card types and trace decoding.
+
+Rules: ``docs/rules/five_towers.md`` (our page, with the decisions we took) and
+``../shared/rules/five_towers.md``.  The compiled game is in ``kernel.py`` (loop) and
+``moves.py`` (rules and the placement search); the numbers it shares with strategies
+are in ``layout.py``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.errors import InputError
+from sim.five_towers import layout as L
+from sim.game import Game
+from sim.knobs import Knob
+
+
+def deck_size(deck: str, players: int) -> int:
+    """80 cards (one 0-15 per kind) or 110 (a second 0, 2, 5, 7, 10, 12 per kind)."""
+    if deck == "auto":
+        return 80 if players <= 3 else 110
+    return 80 if deck == "base" else 110
+
+
+class FiveTowers(Game):
+    id = "five_towers"
+    title = "5 Towers: bid for offer cards, build five descending towers"
+    min_players = 2
+    max_players = L.MAXP
+    default_players = 3
+    length_unit = "rounds"
+    end_names = L.END_NAMES
+    event_names = L.EVENT_NAMES
+    tally = L.TALLY
+    kernel_module = "sim.five_towers.kernel"
+    strategy_module = "strategies.five_towers"
+    row_width = 3 + L.MAXP
+    score_name = "points"
+    seat0_role = "the start player of the first round"
+    precompile = ("sim.record:record_game", "strategies.five_towers:random_build",
+                  "strategies.five_towers:random_bid", "strategies.five_towers:capper_build",
+                  "strategies.five_towers:cautious_build", "strategies.five_towers:greedy_build",
+                  "strategies.five_towers:capper_bid", "strategies.five_towers:cautious_bid",
+                  "strategies.five_towers:greedy_bid")
+    # the extra cards of the 4-5 player deck: compare them on the same seeds
+    report_variants = (("deck", "base"), ("deck", "full"))
+    knobs = (
+        Knob("deck", "choice", "auto", "auto: 80 cards for 2-3 players, 110 for 4-5; base: 80 (one "
+             "0-15 per kind); full: 110 (a second 0, 2, 5, 7, 10, 12 per kind)",
+             choices=("auto", "base", "full")),
+        Knob("offer_size", "int", 5, "cards revealed each round (also the highest bid)", 1, L.MAXOFF),
+        Knob("all_pass", "choice", "discard", "when every player passes the offer is discarded and "
+             "the start player moves one seat left (discard) or opens again (stay)",
+             choices=("discard", "stay")),
+        Knob("teardown_when", "choice", "before", "the builder may tear down one tower top before "
+             "placing (and it counts for what they may bid) or after placing",
+             choices=("before", "after")),
+        Knob("rubble_penalty", "choice", "triangular", "n torn-down cards cost n(n+1)/2 points "
+             "(triangular) or n (linear)", choices=("triangular", "linear")),
+        Knob("max_rounds", "int", 1000, "safety cap on rounds: a game stopped there is unfinished "
+             "and has no winner", 1, 100_000),
+    )
+
+    def validate(self, rules: dict[str, Any], players: int) -> None:
+        n = deck_size(rules["deck"], players)
+        if rules["offer_size"] > n:
+            raise InputError(f"bad value {rules['offer_size']} for knob 'offer_size': the {n}-card "
+                             f"deck cannot fill it")
+
+    def rules_vector(self, rules: dict[str, Any], players: int) -> np.ndarray:
+        v = np.zeros(L.N_RULES, dtype=np.int64)  # the kernel copies it to st[S_RULES:]
+        v[L.R_PLAYERS - L.S_RULES] = players
+        v[L.R_DECK - L.S_RULES] = deck_size(rules["deck"], players)
+        v[L.R_OFFER - L.S_RULES] = int(rules["offer_size"])
+        v[L.R_ALLPASS_STAY - L.S_RULES] = int(rules["all_pass"] == "stay")
+        v[L.R_TEAR_AFTER - L.S_RULES] = int(rules["teardown_when"] == "after")
+        v[L.R_RUBBLE_LINEAR - L.S_RULES] = int(rules["rubble_penalty"] == "linear")
+        v[L.R_MAX_ROUNDS - L.S_RULES] = int(rules["max_rounds"])
+        return v
+
+    def max_length(self, rules: dict[str, Any]) -> int:
+        return int(rules["max_rounds"])
+
+    def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:
+        """Card power by value (0-15) and by kind: "held" = took one into a tower,
+        "played" = had one in a tower at the end (it scored)."""
+        return list(enumerate(L.type_names()))
+
+    # ------------------------------------------------------------ traces
+    def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+        n = int(st[L.S_NEV])
+        cap = (len(st) - L.S_SIZE) // L.TRACE_ROW
+        buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
+        return n, buf[:, :L.EVW], buf[:, L.EVW:]
+
+    def zones(self, snap: np.ndarray, players: int) -> dict:
+        """Every zone of a state snapshot, cards as rule-page codes."""
+        code = L.card_code
+        towers, rubble = [], []
+        for s in range(players):
+            tw = {}
+            for k in range(L.NK):
+                h = int(snap[L.S_TH + s * L.NK + k])
+                o = L.S_TOW + (s * L.NK + k) * L.MAXH
+                tw[L.KINDS[k]] = [code(int(c)) for c in snap[o:o + h]]
+            towers.append(tw)
+            r = int(snap[L.S_RUB_N + s])
+            rubble.append([code(int(c)) for c in snap[L.S_RUB + s * L.NCARDS:][:r]])
+        nd, nx = int(snap[L.S_DRAW_N]), int(snap[L.S_DISC_N])
+        return {
+            "draw": [code(int(c)) for c in snap[L.S_DRAW:L.S_DRAW + nd][::-1]],
+            "discard": [code(int(c)) for c in snap[L.S_DISC:L.S_DISC + nx]],
+            "offer": [code(int(c)) for c in snap[L.S_OFFER:L.S_OFFER + L.MAXOFF] if c >= 0],
+            "towers": towers,
+            "rubble": rubble,
+        }
+
+    def decode_trace(self, rules, players, st):
+        n, tev, tsnap = self.trace_arrays(st)
+        code = L.card_code
+        events = []
+        for i in range(n):
+            kind, player, rnd, a, b, c, d, e = (int(x) for x in tev[i])
+            ev: dict[str, Any] = {"type": "event", "step": i, "turn": rnd,
+                                  "player": None if player < 0 else player,
+                                  "action": L.EVENT_NAMES[kind]}
+            if kind == L.EV_REVEAL:
+                ev.update(slot=a, card=code(b))
+            elif kind == L.EV_RESHUFFLE:
+                ev.update(draw=a)
+            elif kind == L.EV_BID:
+                ev.update(bid=a)
+            elif kind == L.EV_TEARDOWN:
+                ev.update(kind=L.KINDS[a], card=code(b))
+            elif kind == L.EV_PLACE:
+                ev.update(slot=a, card=code(b), kind=L.KINDS[c], height=d)
+            elif kind == L.EV_DISCARD:
+                ev.update(slot=a, card=code(b))
+            ev["state"] = self.zones(tsnap[i], players)
+            events.append(ev)
+        return events
+
+
+GAME = FiveTowers()

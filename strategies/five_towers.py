@@ -1,0 +1,403 @@
+"""5 Towers strategies.
+
+The kernel asks a seat's strategy two questions, each a compiled function taking
+``(st, me, p)`` (``p``: the seat's parameter row, read by the names in its ``Strategy``
+entry below), dispatched by strategy id in ``ask_bid`` / ``ask_build`` at the bottom:
+
+- ``bid``   -> a number of cards above the high bid st[S_HIGH], or 0 to pass (every
+  seat once a round, from the start player st[S_START]);
+- ``build`` -> (the high bidder, with its bid b) writes its plan into the state: the
+  kind to tear down or -1 (st[S_PLAN_TEAR]), then b offer slots in placement order
+  (st[S_PLAN_N], st[S_PLAN:]).
+
+Placements are searched, never guessed: the reference follows its page's "good chain";
+the others ask ``search`` (sim/five_towers/moves.py), an exhaustive search over the
+order of each kind's offer cards, with their own notion of a good placement.  The
+kernel checks every bid (it must be buildable) and every placement, so a bug here is an
+error, never a silent cheat.  To add one: the next id and a branch in each ``ask_*``.
+"""
+from sim.jit import helper, inline
+from sim.rng import below, uniform
+from sim.five_towers.layout import (
+    NK, R_TEAR_AFTER, S_HIGH, S_OFFER, S_OFFER_N, S_PC, S_PLAN, S_PLAN_N, S_PLAN_TEAR, S_RUB_N,
+    S_SEQ, S_START, S_TH, S_TMP, S_VER,
+)
+from sim.five_towers.moves import (
+    below_top, fits, kind_slots, legal, max_buildable, popcount, search, tearable, top,
+)
+from strategies.base import Param, Strategy
+
+# ---------------------------------------------------------------- shared pieces
+
+
+@helper("int64(ST, int64, int64)")
+def opening(st, me, wanted):
+    """The bid of a strategy that wants ``wanted`` cards: outbid if it wants more than the
+    high bid; the start player, forced to open, bids 1 if it can build a card; else pass."""
+    h = st[S_HIGH]
+    if wanted > h:
+        return wanted
+    if me == st[S_START] and h == 0 and max_buildable(st, me) >= 1:
+        return 1
+    return 0
+
+
+@helper("void(ST, int64)")
+def single_card(st, me):
+    """The forced opening's one card: the highest-valued offer card legal on its tower
+    (ties: kind order), without tear-down; failing that, the first kind whose tear-down
+    makes one of its offer cards legal: tear it down and place the highest such card."""
+    bj = -1
+    bv = -1
+    for k in range(NK):
+        t = top(st, me, k)
+        for j in range(st[S_OFFER_N]):
+            c = st[S_OFFER + j]
+            if c >= 0 and ((c >> 4) & 7) == k and (c & 15) > bv and legal(c & 15, t):
+                bv = c & 15
+                bj = j
+    st[S_PLAN_TEAR] = -1
+    if bj < 0 and st[R_TEAR_AFTER] == 0:
+        for k in range(NK):
+            if not tearable(st, me, k):
+                continue
+            t = below_top(st, me, k)
+            for j in range(st[S_OFFER_N]):
+                c = st[S_OFFER + j]
+                if c >= 0 and ((c >> 4) & 7) == k and (c & 15) > bv and legal(c & 15, t):
+                    bv = c & 15
+                    bj = j
+            if bj >= 0:
+                st[S_PLAN_TEAR] = k
+                break
+    st[S_PLAN] = bj
+    st[S_PLAN_N] = 1
+
+
+# ---------------------------------------------------------------- reference
+
+
+@helper("int64(ST, int64, int64, int64)")
+def chain(st, k, t, out):
+    """The good chain C(t, V_k): from top t, repeatedly the highest offer card of kind k
+    that is good on the current top (legal and at most 4 below it, below 16 on an empty
+    tower).  Writes its slots from st[out] when out >= 0; returns its length."""
+    left = kind_slots(st, k)
+    n = 0
+    cur = t
+    while left:
+        bj = -1
+        bv = -1
+        rest = left
+        j = 0
+        while rest:
+            if rest & 1:
+                x = st[S_OFFER + j] & 15
+                if x > bv and fits(x, cur, 0, 4, 99):
+                    bv = x
+                    bj = j
+            rest >>= 1
+            j += 1
+        if bj < 0:
+            return n
+        left ^= 1 << bj
+        if out >= 0:
+            st[out + n] = bj
+        n += 1
+        cur = bv
+    return n
+
+
+@helper("UniTuple(int64, 2)(ST, int64)")
+def reference_plan(st, me):
+    """(wanted, kind to tear down or -1): no tear-down is worth n0 = the sum of the good
+    chains; tearing kind k down is worth its n_k minus (rubble + 2); the best value wins,
+    ties to no tear-down, then kind order.  Cached per seat until the offer or a tower
+    changes (the builder reuses the plan it bid with)."""
+    o = S_PC + 3 * me
+    if st[o] == st[S_VER]:
+        return st[o + 1], st[o + 2]
+    n0 = 0
+    for k in range(NK):
+        st[S_TMP + k] = chain(st, k, top(st, me, k), -1) if kind_slots(st, k) else 0
+        n0 += st[S_TMP + k]
+    best_v = n0
+    best_n = n0
+    tear = -1
+    if st[R_TEAR_AFTER] == 0:
+        cost = st[S_RUB_N + me] + 2
+        for k in range(NK):
+            slots = kind_slots(st, k)
+            if slots == 0 or not tearable(st, me, k):
+                continue
+            if popcount(slots) - st[S_TMP + k] <= cost:
+                continue  # even every card of the kind could not pay for the rubble
+            nk = n0 - st[S_TMP + k] + chain(st, k, below_top(st, me, k), -1)
+            if nk - cost > best_v:
+                best_v = nk - cost
+                best_n = nk
+                tear = k
+    st[o] = st[S_VER]
+    st[o + 1] = best_n
+    st[o + 2] = tear
+    return best_n, tear
+
+
+@helper("int64(ST, int64, PAR)")
+def reference_bid(st, me, p):
+    wanted, _ = reference_plan(st, me)
+    return opening(st, me, wanted)
+
+
+@helper("void(ST, int64, PAR, int64)")
+def reference_build(st, me, p, b):
+    """The plan's tear-down, then the good chains in kind order; a forced opening (wanted
+    0, bid 1) takes single_card."""
+    wanted, tear = reference_plan(st, me)
+    if b != wanted:
+        single_card(st, me)
+        return
+    st[S_PLAN_TEAR] = tear
+    n = 0
+    for k in range(NK):
+        t = below_top(st, me, k) if k == tear else top(st, me, k)
+        n += chain(st, k, t, S_PLAN + n)
+    st[S_PLAN_N] = n
+
+
+# ---------------------------------------------------------------- searched plans
+
+
+@helper("UniTuple(int64, 2)(ST, int64, int64, int64, int64, int64, int64)")
+def searched_plan(st, me, drop, zh, tear_gain, limit, write):
+    """(cards, kind torn or -1) of the best searched plan: per kind the most offer cards
+    that ``fit`` (drop, zh) in some order; a tear-down when it adds at least tear_gain
+    cards (the largest gain, ties kind order); at most ``limit`` cards.  With write, the
+    plan goes into st[S_PLAN...] (kind order, each kind's searched order)."""
+    n0 = 0
+    for k in range(NK):
+        s = kind_slots(st, k)
+        h = st[S_TH + me * NK + k]
+        st[S_TMP + k] = search(st, s, top(st, me, k), h, drop, zh) if s else 0
+        n0 += st[S_TMP + k]
+    tear = -1
+    gain = 0
+    if st[R_TEAR_AFTER] == 0:
+        for k in range(NK):
+            s = kind_slots(st, k)
+            if s == 0 or not tearable(st, me, k):
+                continue
+            h = st[S_TH + me * NK + k]
+            g = search(st, s, below_top(st, me, k), h - 1, drop, zh) - st[S_TMP + k]
+            if g >= tear_gain and g > gain:
+                gain = g
+                tear = k
+    n = min(n0 + gain, limit)
+    if write:
+        st[S_PLAN_TEAR] = tear
+        cnt = 0
+        for k in range(NK):
+            if cnt >= n:
+                break
+            s = kind_slots(st, k)
+            if s == 0:
+                continue
+            h = st[S_TH + me * NK + k]
+            if k == tear:
+                c = search(st, s, below_top(st, me, k), h - 1, drop, zh)
+            else:
+                c = search(st, s, top(st, me, k), h, drop, zh)
+            for i in range(min(c, n - cnt)):
+                st[S_PLAN + cnt] = st[S_SEQ + i]
+                cnt += 1
+        st[S_PLAN_N] = cnt
+    return n, tear
+
+
+@helper("void(ST, int64, int64, int64, int64, int64, int64)")
+def searched_build(st, me, b, drop, zh, tear_gain, limit):
+    """Build the searched plan if it is what was bid, else the forced opening's card."""
+    n, _ = searched_plan(st, me, drop, zh, tear_gain, limit, 0)
+    if n == b:
+        searched_plan(st, me, drop, zh, tear_gain, limit, 1)
+    else:
+        single_card(st, me)
+
+
+# greedy: every card it can place well
+
+
+@helper("int64(ST, int64, PAR)")
+def greedy_bid(st, me, p):
+    n, _ = searched_plan(st, me, int(p[0]), 99, int(p[1]), 8, 0)
+    return opening(st, me, n)
+
+
+@helper("void(ST, int64, PAR, int64)")
+def greedy_build(st, me, p, b):
+    searched_build(st, me, b, int(p[0]), 99, int(p[1]), 8)
+
+
+# cautious: small bids, small drops, rare tear-downs
+
+
+@helper("int64(ST, int64, PAR)")
+def cautious_bid(st, me, p):
+    n, _ = searched_plan(st, me, int(p[0]), 99, int(p[2]), int(p[1]), 0)
+    return opening(st, me, n)
+
+
+@helper("void(ST, int64, PAR, int64)")
+def cautious_build(st, me, p, b):
+    searched_build(st, me, b, int(p[0]), 99, int(p[2]), int(p[1]))
+
+
+# capper: a 0 is always welcome on a tower tall enough to be worth doubling
+
+
+@helper("int64(ST, int64, PAR)")
+def capper_bid(st, me, p):
+    n, _ = searched_plan(st, me, int(p[0]), int(p[1]), int(p[2]), 8, 0)
+    return opening(st, me, n)
+
+
+@helper("void(ST, int64, PAR, int64)")
+def capper_build(st, me, p, b):
+    searched_build(st, me, b, int(p[0]), int(p[1]), int(p[2]), 8)
+
+
+# ---------------------------------------------------------------- random
+
+
+@helper("int64(ST, int64, PAR)")
+def random_bid(st, me, p):
+    """A uniform legal bid: forced when opening, else with probability bid_prob."""
+    h = st[S_HIGH]
+    hi = min(max_buildable(st, me), st[S_OFFER_N])
+    if hi <= h:
+        return 0
+    if not (me == st[S_START] and h == 0) and uniform(st) >= p[0]:
+        return 0
+    return h + 1 + below(st, hi - h)
+
+
+@helper("int64(ST, int64, int64)")
+def legal_total(st, me, tear):
+    """The most offer cards placeable legally with kind ``tear`` torn down first (-1: none);
+    per kind caps left in st[S_TMP:]."""
+    n = 0
+    for k in range(NK):
+        s = kind_slots(st, k)
+        c = 0
+        if s:
+            h = st[S_TH + me * NK + k]
+            if k == tear:
+                c = search(st, s, below_top(st, me, k), h - 1, 16, 99)
+            else:
+                c = search(st, s, top(st, me, k), h, 16, 99)
+        st[S_TMP + k] = c
+        n += c
+    return n
+
+
+@helper("void(ST, int64, PAR, int64)")
+def random_build(st, me, p, b):
+    """A uniform choice among the tear-down options (none, or a tower) that still allow b
+    cards, then b cards spread over the kinds at random, each kind's in a legal order."""
+    nopt = 0
+    for o in range(-1, NK):
+        if o >= 0 and (st[R_TEAR_AFTER] != 0 or not tearable(st, me, o)):
+            continue
+        if legal_total(st, me, o) >= b:
+            nopt += 1
+    pick = below(st, nopt)
+    tear = -1
+    for o in range(-1, NK):
+        if o >= 0 and (st[R_TEAR_AFTER] != 0 or not tearable(st, me, o)):
+            continue
+        if legal_total(st, me, o) >= b:
+            if pick == 0:
+                tear = o
+                break
+            pick -= 1
+    left = legal_total(st, me, tear)  # caps per kind in st[S_TMP:]
+    for i in range(b):  # a uniform card among the placeable ones, kind by kind
+        u = below(st, left)
+        k = 0
+        while u >= st[S_TMP + k]:
+            u -= st[S_TMP + k]
+            k += 1
+        st[S_TMP + k] -= 1
+        left -= 1
+    st[S_PLAN_TEAR] = tear
+    cnt = 0
+    for k in range(NK):
+        s = kind_slots(st, k)
+        if s == 0:
+            continue
+        h = st[S_TH + me * NK + k]
+        spare = st[S_TMP + k]
+        if k == tear:
+            c = search(st, s, below_top(st, me, k), h - 1, 16, 99)
+        else:
+            c = search(st, s, top(st, me, k), h, 16, 99)
+        for i in range(c - spare):
+            st[S_PLAN + cnt] = st[S_SEQ + i]
+            cnt += 1
+    st[S_PLAN_N] = cnt
+
+
+# ---------------------------------------------------------------- registry and dispatch
+
+STRATEGIES = (
+    Strategy("reference", 0, "The exact reference strategy of shared/reference/five_towers.md: "
+             "bids the length of its good chains (cards at most 4 below the top), tears down when "
+             "it gains more than the rubble costs, opens with 1 when forced."),
+    Strategy("random", 1, "A uniform legal bid (forced when opening) and a uniform choice among "
+             "the tear-down options and cards that make the bid buildable.", (
+                 Param("bid_prob", 0.5, 0, 1, "chance to bid (rather than pass) when not forced"),
+             )),
+    Strategy("greedy", 2, "Bids for every card it can place well (searched over orders), tears "
+             "down when that places tear_gain more cards.", (
+                 Param("max_drop", 6, 0, 16, "a placement is good at most this far below the top", True),
+                 Param("tear_gain", 2, 1, 8, "tear down only if it places this many more cards", True),
+             )),
+    Strategy("cautious", 3, "Bids small, keeps towers open (small drops), rarely tears down.", (
+                 Param("max_drop", 2, 0, 16, "a placement is good at most this far below the top", True),
+                 Param("max_bid", 2, 1, 8, "never bids for more cards than this", True),
+                 Param("tear_gain", 3, 1, 8, "tear down only if it places this many more cards", True),
+             )),
+    Strategy("capper", 4, "Races to cap towers with 0s for the double score: a 0 is good on any "
+             "tower of cap_height cards or more.", (
+                 Param("max_drop", 5, 0, 16, "a placement is good at most this far below the top", True),
+                 Param("cap_height", 3, 1, 22, "a 0 caps any tower at least this tall", True),
+                 Param("tear_gain", 2, 1, 8, "tear down only if it places this many more cards", True),
+             )),
+)
+
+
+@inline
+def ask_bid(sid, st, me, p):
+    if sid == 0:
+        return reference_bid(st, me, p)
+    if sid == 1:
+        return random_bid(st, me, p)
+    if sid == 2:
+        return greedy_bid(st, me, p)
+    if sid == 3:
+        return cautious_bid(st, me, p)
+    return capper_bid(st, me, p)
+
+
+@inline
+def ask_build(sid, st, me, p, b):
+    if sid == 0:
+        reference_build(st, me, p, b)
+    elif sid == 1:
+        random_build(st, me, p, b)
+    elif sid == 2:
+        greedy_build(st, me, p, b)
+    elif sid == 3:
+        cautious_build(st, me, p, b)
+    else:
+        capper_build(st, me, p, b)

@@ -1,0 +1,280 @@
+"""5 Towers rules on hand-built states: placement (the 8 and 9 exceptions, the 0 cap),
+buildable bids, the bidding, building and cleanup of a round, the reshuffle and the
+end, scoring, and the reference strategy against a plain-Python reading of its page.
+
+A state carries its own rules (st[S_RULES:]) and generator (st[0:4]); towers, offer and
+piles are given as rule-page codes (see tests/five_towers_helpers.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim import runner
+from sim.five_towers import GAME
+from sim.five_towers import kernel as K
+from sim.five_towers import layout as L
+from sim.five_towers import moves as M
+from sim.runner import make_setup
+from strategies import five_towers as S
+from tests import five_towers_helpers as H
+
+EMPTY = L.EMPTY
+
+
+def seats(players=3, strategies="reference"):
+    """(strategy ids, parameter rows) for step_round."""
+    setup = make_setup("five_towers", players, [], strategies, 1)
+    _, sids, params = setup.arrays()
+    return sids, params
+
+
+def events(st):
+    n, ev, _ = GAME.trace_arrays(st)
+    return [(L.EVENT_NAMES[int(e[0])], int(e[1]), *map(int, e[3:])) for e in ev[:n]]
+
+
+# ---------------------------------------------------------------- placement
+
+
+def test_lower_on_top_with_the_8_and_9_exceptions():
+    assert M.legal(3, 7) and not M.legal(7, 7) and not M.legal(12, 3)
+    for x in range(16):
+        assert M.legal(x, 8), "anything goes on an 8"
+        assert M.legal(x, EMPTY), "anything starts a tower"
+        assert not M.legal(x, 0), "nothing goes on a 0"
+    for t in range(1, 16):
+        assert M.legal(9, t), "a 9 goes on anything but a 0"
+    assert M.legal(9, 3) and not M.legal(9, 0)
+
+
+def test_a_zero_caps_and_cannot_be_torn_down():
+    st = H.make_state(towers={0: {"C": ["C12", "C0"], "S": ["S12", "S4"]}})
+    assert not M.tearable(st, 0, 0) and M.tearable(st, 0, 1)
+    assert not M.tearable(st, 0, 2), "an empty tower has nothing to tear down"
+    st = H.make_state(towers={0: {"C": ["C12", "C0"]}}, offer=["C15", "C9", "C8"])
+    assert M.max_buildable(st, 0) == 0, "a capped tower takes nothing, even with a tear-down"
+
+
+def test_a_tear_down_may_empty_a_tower():
+    st = H.make_state(towers={0: {"T": ["T3"]}}, offer=["T14"])
+    assert M.below_top(st, 0, 2) == EMPTY
+    assert M.max_buildable(st, 0) == 1  # tear T3 down, start afresh with T14
+    M.tear_down(st, 0, 2)
+    assert H.tower(st, 0, "T") == [] and M.top(st, 0, 2) == EMPTY
+    assert int(st[L.S_RUB_N]) == 1
+
+
+def test_the_search_finds_orders_a_guess_would_miss():
+    # on top 10: 12 can only follow the 8, and the 9 goes on anything but 0: 8, 12, 9, 5
+    st = H.make_state(towers={0: {"R": ["R15", "R10"]}}, offer=["R12", "R9", "R8", "R5", "A3"])
+    assert M.max_buildable(st, 0) == 5
+    n = M.tower_search(st, 0, 3, 0)
+    seq = [int(st[L.S_OFFER + j]) & 15 for j in st[L.S_SEQ:L.S_SEQ + n]]
+    assert n == 4 and sorted(seq) == [5, 8, 9, 12]
+    cur = 10
+    for x in seq:
+        assert H.legal(x, cur)
+        cur = x
+
+
+def test_a_bid_of_n_is_refused_when_no_n_cards_can_be_placed():
+    # tops S2 and T5: no S or T card fits; one tear-down (S2 uncovers S15, T5 empties the
+    # tower) lets two of them in, and C0 starts a tower: 3, never 4
+    st = H.make_state(towers={1: {"S": ["S15", "S2"], "T": ["T5"]}},
+                      offer=["S13", "S14", "T7", "T6", "C0"], start=0)
+    assert M.max_buildable(st, 1) == 3
+    assert M.bid_legal(st, 1, 3) and not M.bid_legal(st, 1, 4)
+    st[L.S_HIGH] = 3
+    assert not M.bid_legal(st, 1, 3), "a bid must beat the high bid"
+    st = H.make_state(towers={1: {"S": ["S15", "S2"]}}, offer=["S13", "S14", "C0"],
+                      rules={"teardown_when": "after"})
+    assert M.max_buildable(st, 1) == 1, "a tear-down after placing does not help placing"
+
+
+def test_max_buildable_matches_an_exhaustive_search_over_orders():
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(300):
+        players = 2
+        towers = {}
+        for k in "CSTRA":
+            h = int(rng.integers(0, 4))
+            vals = sorted(rng.choice(16, h, replace=False), reverse=True)
+            towers[k] = [f"{k}{v}" for v in vals]
+        kinds = rng.choice(list("CSTRA"), 5, p=[.5, .2, .1, .1, .1])
+        offer = []
+        for k in kinds:
+            v = int(rng.integers(0, 16))
+            offer.append(f"{k}{v}")
+        taken = {c for cs in towers.values() for c in cs}
+        if len(set(offer)) < 5 or taken & set(offer):
+            continue
+        for rules in ({}, {"teardown_when": "after"}):
+            st = H.make_state(players, towers={0: towers}, offer=offer, rules=rules)
+            mb = H.max_buildable(st, 0)
+            assert M.max_buildable(st, 0) == mb, (towers, offer, rules)
+            assert [M.bid_legal(st, 0, b) for b in range(1, 6)] == [b <= mb for b in range(1, 6)]
+            checked += 1
+    assert checked > 200
+
+
+# ---------------------------------------------------------------- a round
+
+
+def test_a_bid_of_the_whole_offer_ends_the_bidding():
+    st = H.make_state(draw=["C15", "C14", "C13", "C12", "C11", "S3"], capacity=64)
+    sids, params = seats()
+    assert K.step_round(st, sids, params)
+    ev = events(st)
+    assert [e[:3] for e in ev if e[0] in ("bid", "pass")] == [("bid", 0, 5)]
+    assert H.tower(st, 0, "C") == ["C15", "C14", "C13", "C12", "C11"]
+    assert int(st[L.S_START]) == 1, "the player left of the builder starts the next round"
+
+
+def test_the_start_player_moves_left_of_the_builder():
+    # seat 0 (start) wants C14, C13, C12 and bids 3; seat 1 (C capped) and seat 2 (on C15
+    # it wants the same 3) pass
+    st = H.make_state(towers={1: {"C": ["C5", "C0"]}, 2: {"C": ["C15"]}},
+                      draw=["C4", "C12", "C14", "C13", "A0"], capacity=64)
+    sids, params = seats()
+    K.step_round(st, sids, params)
+    ev = events(st)
+    assert [e[:3] for e in ev if e[0] in ("bid", "pass")] == \
+        [("bid", 0, 3), ("pass", 1, 0), ("pass", 2, 0)]
+    st = H.make_state(towers={0: {"C": ["C5", "C0"], "A": ["A6", "A0"]}, 1: {"C": ["C6", "C0"]},
+                              2: {"C": ["C15"]}},
+                      draw=["C4", "C12", "C14", "C13", "A0"], capacity=64)
+    K.step_round(st, sids, params)
+    ev = events(st)
+    assert [e[:3] for e in ev if e[0] in ("bid", "pass")] == \
+        [("pass", 0, 0), ("pass", 1, 0), ("bid", 2, 3)]
+    assert H.tower(st, 2, "C") == ["C15", "C14", "C13", "C12"]
+    assert int(st[L.S_START]) == 0, "left of seat 2 in a 3-player game is seat 0"
+    assert sorted(L.card_code(int(c)) for c in st[L.S_DISC:L.S_DISC + st[L.S_DISC_N]]) == ["A0", "C4"]
+
+
+def test_all_pass_discards_the_offer_and_moves_the_start_player():
+    capped = {k: [f"{k}3", f"{k}0"] for k in "CSTRA"}
+    st = H.make_state(towers={s: capped for s in range(3)}, draw=["C9", "S9", "T8", "R15", "A1", "C1"],
+                      start=2, capacity=64)
+    sids, params = seats()
+    K.step_round(st, sids, params)
+    ev = events(st)
+    assert [e[0] for e in ev].count("pass") == 3 and ("all_pass", -1) == ev[-6][:2]
+    assert int(st[L.S_DISC_N]) == 5 and int(st[L.S_OFFER_N]) == 0
+    assert int(st[L.S_START]) == 0
+    st = H.make_state(towers={s: capped for s in range(3)}, draw=["C9", "S9", "T8", "R15", "A1"],
+                      start=2, rules={"all_pass": "stay"})
+    K.step_round(st, sids, params)
+    assert int(st[L.S_START]) == 2
+
+
+def test_the_reshuffle_happens_once_and_the_second_run_out_ends_the_game():
+    sids, params = seats(2)
+    # 3 cards in the pile, 4 in the discard: the round reveals 3, reshuffles, reveals 2 more
+    st = H.make_state(2, draw=["C1", "C2", "C3"], discard=["S1", "S2", "S3", "S4"], capacity=64)
+    K.step_round(st, sids, params)
+    ev = events(st)
+    assert [e[0] for e in ev[:6]] == ["reveal"] * 3 + ["reshuffle", "reveal", "reveal"]
+    assert int(st[L.S_RUNOUTS]) == 1 and int(st[L.S_OVER]) == 0
+    # second run-out mid-offer: the round is played on its short offer, then the game ends
+    st = H.make_state(2, draw=["C15", "C14"], capacity=64)
+    st[L.S_RUNOUTS] = 1
+    assert K.step_round(st, sids, params)
+    ev = events(st)
+    assert [e[:3] for e in ev if e[0] == "bid"] == [("bid", 0, 2)], "a bid of the whole short offer"
+    assert int(st[L.S_OVER]) == 1
+    # an empty pile at the second run-out: no round at all
+    st = H.make_state(2, discard=["C15"])
+    st[L.S_RUNOUTS] = 1
+    assert not K.step_round(st, sids, params)
+    assert int(st[L.S_ROUND]) == 0 and int(st[L.S_OVER]) == 1
+
+
+def test_the_first_pile_of_80_cards_lasts_16_rounds():
+    setup = make_setup("five_towers", 3, [], "reference", 3)
+    from sim.trace import trace
+
+    lines = trace(setup, 0)
+    resh = [e for e in lines[1:-1] if e["action"] == "reshuffle"]
+    assert len(resh) == 1 and resh[0]["turn"] == 17
+    assert len(resh[0]["state"]["draw"]) == resh[0]["draw"]
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def test_a_capped_tallest_tower_scores_three_a_card_and_rubble_is_triangular():
+    st = H.make_state(towers={0: {"C": ["C15", "C12", "C9", "C0"], "S": ["S10", "S7"],
+                                  "T": ["T3", "T0"]}},
+                      rubble={0: ["A5", "A4", "R9"]})
+    # 8 cards + capped (4 + 2) + tallest 4 = 18; rubble 1 + 2 + 3 = 6
+    assert M.score(st, 0) == 18 - 6 == H.score(st, 0)
+    st = H.make_state(towers={0: {"C": ["C15", "C12", "C9", "C0"], "S": ["S10", "S7"]}})
+    assert M.score(st, 0) == 4 * 3 + 2, "the capped tallest tower: 3 points a card"
+    st = H.make_state(towers={0: {"C": ["C15", "C12", "C9", "C0"]}}, rubble={0: ["A5", "A4", "R9"]},
+                      rules={"rubble_penalty": "linear"})
+    assert M.score(st, 0) == 12 - 3
+    st = H.make_state(towers={0: {"S": ["S10", "S7"], "T": ["T11", "T1"]}})
+    assert M.score(st, 0) == 4 + 2, "two tallest towers: the bonus counts once"
+    st = H.make_state(rubble={1: ["C3"]})
+    assert M.score(st, 1) == -1 and M.score(st, 0) == 0
+
+
+# ---------------------------------------------------------------- the reference strategy
+
+
+def test_reference_tears_down_when_it_gains_more_than_the_rubble_costs():
+    # top C3, below C15: tearing lets C14, C13, C12 in (3 > 0 + 2)
+    st = H.make_state(towers={0: {"C": ["C15", "C3"]}}, offer=["C14", "C13", "C12", "S2", "T1"])
+    assert S.reference_plan(st, 0) == (3, 0)
+    # with two rubble cards already the same tear-down costs 4: not worth it
+    st = H.make_state(towers={0: {"C": ["C15", "C3"]}}, rubble={0: ["A1", "A2"]},
+                      offer=["C14", "C13", "C12", "S2", "T1"])
+    assert S.reference_plan(st, 0) == (0, -1)
+    p = np.zeros(8)
+    assert S.reference_bid(st, 0, p) == 1, "forced to open, it bids 1"
+    S.reference_build(st, 0, p, 1)
+    # C14 cannot go on C3; S2 and T1 may start towers: the highest legal card is S2
+    assert int(st[L.S_PLAN_N]) == 1 and int(st[L.S_PLAN_TEAR]) == -1
+    assert L.card_code(int(st[L.S_OFFER + st[L.S_PLAN]])) == "S2"
+
+
+def test_reference_matches_its_page_on_states_from_real_games():
+    """Bids and builds of the compiled reference against the plain-Python reading of
+    shared/reference/five_towers.md, on the start-of-bidding states of 150 games."""
+    from tests.test_five_towers_invariants import traced
+
+    p = np.zeros(8)
+    checked = 0
+    for players, sets in ((3, ()), (4, ()), (2, ("teardown_when=after",))):
+        setup = make_setup("five_towers", players, list(sets), "random", 11)
+        for g in range(50):
+            st_end, _ = traced(setup, g)
+            n, ev, snaps = GAME.trace_arrays(st_end)
+            for i in range(n - 1):
+                if ev[i, 0] == L.EV_REVEAL and ev[i + 1, 0] != L.EV_REVEAL and ev[i + 1, 0] != L.EV_RESHUFFLE:
+                    start = int(ev[i + 1, 1]) if ev[i + 1, 0] in (L.EV_BID, L.EV_PASS) else 0
+                    for high in (0, 1, 2):
+                        for s in range(players):
+                            st = H.from_snapshot(snaps[i], start, high)
+                            assert S.reference_plan(st, s) == H.reference_plan(st, s)
+                            b = S.reference_bid(st, s, p)
+                            assert b == H.reference_bid(st, s)
+                            if b:
+                                assert b <= M.max_buildable(st, s)
+                                S.reference_build(st, s, p, b)
+                                n_ = int(st[L.S_PLAN_N])
+                                got = (int(st[L.S_PLAN_TEAR]), [int(x) for x in st[L.S_PLAN:L.S_PLAN + n_]])
+                                assert got == H.reference_build(st, s, b)
+                                checked += 1
+    assert checked > 2000
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "cautious", "capper"])
+def test_every_strategy_bids_only_what_it_can_build(name):
+    # the kernel raises on an illegal bid or placement: 300 games of each is the test
+    setup = make_setup("five_towers", 4, [], f"{name},reference", 2)
+    res = runner.run(setup, 300, jobs=1)
+    assert res.tally.games == 300 and res.tally.unfinished == 0
