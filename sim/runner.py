@@ -115,44 +115,112 @@ def _layout(game: Game) -> np.ndarray:
     return layout_array(game.tally)
 
 
+def fault(lo: int) -> None:
+    """Failure injection for tests: ``CARDLAB_FAULT=raise:LO`` makes the chunk starting at
+    game LO raise; ``CARDLAB_FAULT=kill:LO:MARKER`` kills the process playing it (once:
+    MARKER, a file path, records that it happened; without MARKER on every attempt)."""
+    spec = os.environ.get("CARDLAB_FAULT")
+    if not spec:
+        return
+    what, at, *marker = spec.split(":", 2)
+    if int(at) != lo:
+        return
+    if what == "raise":
+        raise RuntimeError(f"injected failure in the chunk at game {lo}")
+    if what == "kill":
+        if marker:
+            if os.path.exists(marker[0]):
+                return
+            open(marker[0], "w").close()
+        os._exit(17)
+
+
+def play_chunk(setup: Setup, lo: int, hi: int, keep_rows: bool):
+    """Games [lo, hi) of ``setup`` in this thread or process: (lo, hi, tally, rows).  The
+    arrays are private to the call: numba reference-counts array arguments atomically,
+    and two threads counting on one shared array bounce its cache line between cores."""
+    fault(lo)
+    game = setup.game
+    kernel = game.kernel()
+    rv, sids, params = setup.arrays()
+    tally = game.tally.new(game.max_length(setup.rules))
+    rows = np.zeros((hi - lo if keep_rows else 0, game.row_width), dtype=np.int64)
+    kernel(rv, sids, params, setup.seed, lo, hi, tally, _layout(game), rows, 0)
+    return lo, hi, tally, rows
+
+
 def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = False,
         progress: Callable[[int], None] | None = None, chunk: int = CHUNK,
-        start: int = 0) -> RunResult:
-    """Play games [start, start + games) of ``setup``; ``progress(n)`` is called as chunks end."""
+        start: int = 0, backend: str = "local", scheduler: str | None = None,
+        checkpoint=None, resume: bool = False) -> RunResult:
+    """Play games [start, start + games) of ``setup``; ``progress(n)`` is called as chunks end.
+
+    ``backend="dask"`` runs the chunks on a Dask cluster (``scheduler`` address, or a
+    LocalCluster of ``jobs`` worker processes).  ``checkpoint`` (a folder) saves every
+    finished chunk's tally; with ``resume`` a run continues from the chunks already there.
+    Every chunk's game count is checked, so a lost or failed chunk stops the run with a
+    RunError instead of returning a short total."""
+    from sim.errors import RunError
+
     check_counts(games, setup.seed, jobs)
+    if backend not in ("local", "dask"):
+        raise InputError(f"bad --backend {backend!r}: allowed local or dask")
+    if scheduler and backend != "dask":
+        raise InputError("--scheduler needs --backend dask")
     jobs = jobs or default_jobs()
-    kernel = warm(setup)
+    warm(setup)
     game = setup.game
-    rv, sids, params = setup.arrays()
-    lay = _layout(game)
     max_len = game.max_length(setup.rules)
     bounds = [(a, min(a + chunk, start + games)) for a in range(start, start + games, chunk)]
-
-    def play(lo: int, hi: int):
-        tally = game.tally.new(max_len)
-        rows = np.zeros((hi - lo if keep_rows else 0, game.row_width), dtype=np.int64)
-        # private copies: numba reference-counts array arguments atomically, and two
-        # threads counting on one shared array bounce its cache line between cores
-        kernel(rv.copy(), sids.copy(), params.copy(), setup.seed, lo, hi, tally, lay.copy(), rows, 0)
-        return lo, hi, tally, rows
-
     total = game.tally.new(max_len)
     all_rows = np.zeros((games if keep_rows else 0, game.row_width), dtype=np.int64)
+    ck = None
+    if checkpoint is not None:
+        from sim.checkpoint import Checkpoint
+
+        if keep_rows:
+            raise InputError("per-game rows cannot be checkpointed")
+        ck = Checkpoint.open(checkpoint, setup, games, start, chunk, resume)
+        for lo, hi, tally in ck.finished():
+            total += tally
+            if progress is not None:
+                progress(hi - lo)
+        bounds = [b for b in bounds if not ck.has(b[0])]
+
     t0 = time.perf_counter()
-    if jobs == 1 or len(bounds) == 1:
-        results = (play(lo, hi) for lo, hi in bounds)
+    if backend == "dask":
+        from sim.dask_backend import map_chunks
+
+        results = map_chunks(setup, bounds, keep_rows, scheduler, jobs)
+    elif jobs == 1 or len(bounds) <= 1:
+        results = (play_chunk(setup, lo, hi, keep_rows) for lo, hi in bounds)
     else:
         from joblib import Parallel, delayed
 
         results = Parallel(n_jobs=jobs, backend="threading", return_as="generator_unordered")(
-            delayed(play)(lo, hi) for lo, hi in bounds)
-    for lo, hi, tally, rows in results:
-        total += tally
-        if keep_rows:
-            all_rows[lo - start:hi - start] = rows
-        if progress is not None:
-            progress(hi - lo)
+            delayed(play_chunk)(setup, lo, hi, keep_rows) for lo, hi in bounds)
+    try:
+        for lo, hi, tally, rows in results:
+            if tally[0] != hi - lo:
+                raise RunError(f"the chunk of games [{lo}, {hi}) came back with {int(tally[0])} games")
+            total += tally
+            if ck is not None:
+                ck.save(lo, hi, tally)
+            if keep_rows:
+                all_rows[lo - start:hi - start] = rows
+            if progress is not None:
+                progress(hi - lo)
+    except (RunError, InputError):
+        raise
+    except Exception as e:
+        done = f"; the {ck.count()} finished chunks are saved in {ck.folder} (--resume)" if ck else ""
+        raise RunError(f"a worker failed ({type(e).__name__}: {e}); the run was stopped with no "
+                       f"result{done}") from e
+    if int(total[0]) != games:
+        raise RunError(f"only {int(total[0])} of {games} games came back; the run was stopped with no result")
     elapsed = time.perf_counter() - t0
+    if ck is not None:
+        ck.complete()
     return RunResult(setup, games, Tally(game.tally, total, setup.players), elapsed,
                      all_rows if keep_rows else None)
 
