@@ -131,7 +131,7 @@ class Skyscraper(Game):
                 dogs = int(snap[o + L.FL_DOGS])
                 tower.append({"cards": [code(int(snap[o + L.FL_T0])), code(int(snap[o + L.FL_T1]))],
                               "values": [int(snap[o + L.FL_V0]), int(snap[o + L.FL_V1])],
-                              "dog": dogs > 0, "dogs": dogs})
+                              "dog": dogs > 0, "dogs": dogs, "guards": [code(L.DOG)] * dogs})
             towers.append(tower)
         return {
             "draw": [code(int(t)) for t in snap[L.S_DRAW:L.S_DRAW + nd][::-1]],
