@@ -206,6 +206,14 @@ def _figures(summary, hist, tournament) -> list[ReportFigure]:
     figs.append(ReportFigure("survival", "Survival curve",
                        f"Share of games still running after a given number of {unit}.",
                        plots.survival_curve(hist, unit, cap)))
+    from sim.registry import get_game
+
+    own = get_game(s["game"]).report_figures
+    if own:  # the game's own figures (e.g. Block Tower's collapse heights)
+        import importlib
+
+        mod, fn = own.split(":")
+        figs += getattr(importlib.import_module(mod), fn)(s)
     cp = [c for c in s["card_power"] if c["iwd"] is not None]
     if cp:
         figs.append(ReportFigure("card_power", "Card power (IWD)",
@@ -267,8 +275,9 @@ def _play_rows(s) -> list[tuple[str, str]]:
     rows = []
     for i, (m, sd) in enumerate(zip(s.get(f"mean_{name}_by_seat", []), s.get(f"sd_{name}_by_seat", []))):
         rows.append((f"{name}, seat {i}", f"mean {m:g}, sd {sd:g}"))
+    shown = s.get("report_events")
     for ev, x in s.get("events_per_game", {}).items():
-        if x:
+        if x and (shown is None or ev in shown):
             rows.append((f"{ev} (per game)", f"{x:g}"))
     return rows
 
@@ -366,6 +375,8 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None) 
             v = getattr(tournament, "verdict", None)
             if v:
                 parts.append(f"<p>{e(str(v))}</p>")
+        elif f.name != "survival":  # a game's own figure: its title is the heading
+            parts.append(f"<h2>{e(f.title)}</h2>")
         b64 = base64.b64encode(f.png).decode("ascii")
         parts.append(f"<figure><img src=\"data:image/png;base64,{b64}\" alt=\"{e(f.title)}\">"
                      f"<figcaption>{e(f.caption)}</figcaption></figure>")
@@ -398,6 +409,8 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None) ->
             lines += ["## Card power", "", IWD_NOTE, ""]
         elif f.name == "tournament" and getattr(tournament, "verdict", None):
             lines += ["## Tournament", "", str(tournament.verdict), ""]
+        elif f.name not in ("seats", "length", "survival", "tournament"):
+            lines += [f"## {f.title}", ""]
         lines += [f"![{f.title}]({f.name}.png)", "", f"*{f.caption}*", ""]
         if f.name == "card_power":
             lines += [_fmt_table_md(CARD_HEADERS, _card_rows(s)), ""]

@@ -114,6 +114,7 @@ def summarize(result: RunResult) -> dict[str, Any]:
     out["end_conditions"] = {name: int(c) for name, c in zip(game.end_names, t.end)}
     out["events_per_game"] = {name: _r(c / n, 4) for name, c in zip(game.event_names, t.events)}
     out["score_name"] = game.score_name
+    out["report_events"] = list(game.event_names[:game.report_events])
     out[f"mean_{game.score_name}_by_seat"] = [_r(x / n, 4) for x in t.score]
     out[f"sd_{game.score_name}_by_seat"] = [
         _r(max(0.0, q / n - (x / n) ** 2) ** 0.5, 4) for x, q in zip(t.score, t.score_sq)]

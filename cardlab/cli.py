@@ -17,7 +17,7 @@ try:  # typer >= 0.20 vendors click
 except ImportError:  # pragma: no cover - older typer on real click
     from click import exceptions as _cx
 
-from sim.errors import InputError
+from sim.errors import InputError, RunError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Monte Carlo balance analysis for tabletop card games.")
@@ -97,17 +97,30 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
              jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
              strategies: Optional[str] = StratOpt,
              as_json: bool = typer.Option(False, "--json", help="Print one JSON object (the contract)."),
-             quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+             quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+             backend: str = typer.Option("local", "--backend", help="local (threads) or dask."),
+             scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address "
+                                                     "(with --backend dask; default: a LocalCluster)."),
+             out: Optional[str] = typer.Option(None, "--out", "-o", help="Run folder: every finished "
+                                               "chunk is saved there (for --resume) with summary.json."),
+             resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out.")):
     """Play many games of GAME and summarize win rates, seat advantage, length and card power."""
     from analysis.summary import render_text, summarize
     from sim import runner
 
     setup = _setup(game, players, sets, strategies, seed)
     runner.check_counts(n_games, seed, jobs)
+    if resume and not out:
+        raise InputError("--resume needs --out RUN_FOLDER (the folder of the run to continue)")
     advance, bar = runner.progress_bar(n_games, enabled=None if not (as_json or quiet) else False)
     with bar:
-        result = runner.run(setup, n_games, jobs, progress=advance)
+        result = runner.run(setup, n_games, jobs, progress=advance, backend=backend,
+                            scheduler=scheduler, checkpoint=out, resume=resume)
     summary = summarize(result)
+    if out:
+        from pathlib import Path
+
+        (Path(out) / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     if as_json:
         print(json.dumps(summary))
     else:
@@ -307,6 +320,112 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
         print(render_text(t))
 
 
+@app.command()
+def sweep(game: str = typer.Argument(..., help="Game id."),
+          vary: List[str] = typer.Option(..., "--vary", help="KEY=V1,V2,... to vary (repeatable): a rule "
+                                         "knob, players, or strategies=A/B (each a per-seat list)."),
+          n_games: int = GamesOpt, players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
+          jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
+          strategies: Optional[str] = StratOpt,
+          out: str = typer.Option(..., "--out", "-o", help="Sweep folder: tables, finished variants "
+                                  "(a rerun reuses them), report."),
+          baseline: Optional[List[str]] = typer.Option(None, "--baseline", help="KEY=VALUE naming the "
+                                                       "baseline variant (default: the rule defaults)."),
+          precision: Optional[float] = typer.Option(None, "--precision", help="Add games to each variant "
+                                                    "until every seat's win-rate interval is within ± this."),
+          max_games: Optional[int] = typer.Option(None, "--max-games", help="Most games per variant with "
+                                                  "--precision (default: 16 x --games)."),
+          correction: str = typer.Option("holm", "--correction", help="Multiple-comparison "
+                                         "adjustment across the grid: holm or bh."),
+          make_report: bool = typer.Option(False, "--report", help="Also write index.html / report.md "
+                                           "with plots."),
+          quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """Play every combination of --vary values on the same seeds and compare each variant
+    with the baseline: paired differences with intervals, adjusted p-values, verdicts."""
+    import shlex
+
+    from analysis.sweep import make_grid, parse_vary
+    from analysis.sweep import sweep as run_sweep
+    from sim import runner
+
+    grid_spec = parse_vary(vary)
+    if precision is not None and max_games is None:
+        max_games = 16 * n_games
+    runner.check_counts(n_games, seed, jobs)
+    size = len(make_grid(game, grid_spec, sets, strategies, players, seed))
+    advance, bar = runner.progress_bar(n_games * size, enabled=False if quiet else None)
+    done = []
+
+    def note(vr):
+        done.append(vr)
+        if not quiet:
+            how = "reused" if vr.reused else f"{vr.result.games:,} games"
+            print(f"  [{len(done)}/{size}] {vr.variant.label}: {how}", file=sys.stderr)
+
+    with bar:
+        res = run_sweep(game, grid_spec, games=n_games, seed=seed, out=out, sets=sets,
+                        strategies=strategies, players=players, jobs=jobs, baseline=baseline,
+                        precision=precision, max_games=max_games, correction=correction,
+                        progress=advance, on_variant=note)
+    args = ["cardlab", "sweep", game] + [a for kv in vary for a in ("--vary", kv)] + ["--games", str(n_games)]
+    if players is not None:
+        args += ["--players", str(players)]
+    args += ["--seed", str(seed)] + [a for kv in sets or [] for a in ("--set", kv)]
+    if strategies:
+        args += ["--strategies", strategies]
+    for kv in baseline or []:
+        args += ["--baseline", kv]
+    if precision is not None:
+        args += ["--precision", str(precision), "--max-games", str(max_games)]
+    args += ["--correction", correction, "--out", out] + (["--report"] if make_report else [])
+    if make_report:
+        from analysis.sweep_report import write_report
+
+        try:
+            write_report(res, shlex.join(args), res.out)
+        except OSError as e:
+            raise InputError(f"cannot write the sweep report into {out!r}: {e.strerror}") from None
+    cols = ["variant", "games", "first_player_advantage", "mean_length", "unfinished_rate", "balance"]
+    table = res.results[cols].copy()
+    table["first_player_advantage"] = (100 * table["first_player_advantage"]).map("{:+.1f} pts".format)
+    table["unfinished_rate"] = (100 * table["unfinished_rate"]).map("{:.2f}%".format)
+    table["mean_length"] = table["mean_length"].map("{:.2f}".format)
+    print(table.to_string(index=False))
+    print(f"\nbaseline: {res.baseline}")
+    for v in res.verdicts:
+        print(f"- {v}")
+    print(f"\nwrote {', '.join(sorted(res.files))}{' and index.html' if make_report else ''} to {out}"
+          + (f" ({res.reused} variant(s) reused from an earlier run)" if res.reused else ""))
+
+
+@app.command()
+def calibrate(game: str = typer.Argument(..., help="Game id (only block_tower has a collapse model)."),
+              heights: str = typer.Option(..., "--heights", help="CSV of observed towers: a 'height' "
+                                          "column, optional 'fell' (0 = censored) and 'blocks' "
+                                          "(points in placement order)."),
+              plot: Optional[str] = typer.Option(None, "--plot", help="Survival plot PNG (default: "
+                                                 "next to the CSV, NAME_survival.png)."),
+              sets: Optional[List[str]] = typer.Option(None, "--set", help="Model knobs held fixed: "
+                                                       "difficulty, instability, points_split."),
+              as_json: bool = typer.Option(False, "--json", help="Print one JSON object.")):
+    """Fit Block Tower's collapse model (base, a_h, a_u) by maximum likelihood to observed
+    collapse heights; print the fit with 95% intervals and the --set arguments to use it."""
+    from sim.registry import get_game
+
+    if get_game(game).id != "block_tower":
+        raise InputError(f"bad game '{game}' for calibrate: allowed block_tower (the only game "
+                         f"with a collapse model)")
+    from analysis.calibrate import calibrate as run_calibration, render
+
+    result, path = run_calibration(heights, plot, sets)
+    if as_json:
+        print(json.dumps({"base": result.base, "a_h": result.a_h, "a_u": result.a_u,
+                          "intervals": result.intervals, "loglik": result.loglik, "towers": result.n,
+                          "fell": result.n_fell, "plot": str(path), "set": result.set_args()}))
+    else:
+        print(render(result, heights, path))
+
+
 def main() -> None:
     """Console entry point: one clear line and exit 2 for any bad input."""
     try:
@@ -314,6 +433,9 @@ def main() -> None:
     except InputError as e:
         print(f"cardlab: error: {e}", file=sys.stderr)
         sys.exit(2)
+    except RunError as e:
+        print(f"cardlab: run failed: {e}", file=sys.stderr)
+        sys.exit(1)
     except _cx.NoArgsIsHelpError as e:
         print(e.format_message() if hasattr(e, "format_message") else e, file=sys.stderr)
         sys.exit(2)

@@ -41,6 +41,15 @@ class Game:
     seat0_role: str = "the first player"
     # rule variants a report also plays (same seeds) and compares: ("knob", "value")
     report_variants: tuple[tuple[str, str], ...] = ()
+    # the trace zones that hold cards (None: all of them); a zone of something else, such
+    # as Block Tower's blocks, is left out when cards are counted
+    card_zones: tuple[str, ...] | None = None
+    # a game's own report figures: "module:function" taking the summary dict and returning
+    # a list of analysis.report.ReportFigure (shown after the length figures)
+    report_figures: str = ""
+    # how many of event_names (from the start) the report's events table lists; the rest are
+    # counters shown elsewhere (None: all)
+    report_events: int | None = None
 
     # ------------------------------------------------------------ knobs and players
     def resolve_rules(self, overrides: dict[str, Any] | None, players: int) -> dict[str, Any]:

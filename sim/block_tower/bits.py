@@ -1,0 +1,51 @@
+"""Bit tricks for card sets held as int64 bit masks (a hand, a won pile, the used actions).
+
+``popcount``, ``lowest`` (index of the lowest set bit) and ``highest`` (of the highest)
+compile to single LLVM instructions (ctpop / cttz / ctlz).  With ``NUMBA_DISABLE_JIT=1``
+they are the equivalent plain-Python integer operations, so the uncompiled kernel plays
+the very same games.
+"""
+from numba import config, types
+from numba.extending import intrinsic
+
+if config.DISABLE_JIT:  # plain Python: the same answers from Python integers
+    def popcount(x):
+        return int(x).bit_count()
+
+    def lowest(x):
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+    def highest(x):
+        return int(x).bit_length() - 1
+else:
+    from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+    @intrinsic
+    def _ctpop(typingctx, x):
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            v = args[0]
+            fn = builder.module.declare_intrinsic("llvm.ctpop", [v.type])
+            return context.cast(builder, builder.call(fn, [v]), signature.args[0], types.int64)
+
+        return types.int64(x), codegen
+
+    from numba import njit
+
+    @njit(inline="always", cache=True, nogil=True)
+    def popcount(x):
+        """Number of set bits of x (x >= 0)."""
+        return _ctpop(x)
+
+    @njit(inline="always", cache=True, nogil=True)
+    def lowest(x):
+        """Index of the lowest set bit of x (x > 0)."""
+        return trailing_zeros(x)
+
+    @njit(inline="always", cache=True, nogil=True)
+    def highest(x):
+        """Index of the highest set bit of x (x > 0)."""
+        return 63 - leading_zeros(x)

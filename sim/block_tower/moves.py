@@ -1,0 +1,546 @@
+"""Block Tower's rules as compiled helpers over the packed state ``st``.
+
+Reading order follows the rules page: events, the collapse model (hazards and the fall
+draw), cards moving (deal, draw, the two-action reshuffle), the round's start and its
+two ends (collapse, even split), then the block placement and the four action cards,
+and the legality checks the kernel applies to every strategy answer.  Strategies read
+the state through the measures at the top; only the kernel changes it.
+"""
+import math
+
+import numpy as np
+
+from sim.block_tower.bits import lowest, popcount
+from sim.block_tower.layout import (
+    ACT_MASK,
+    ADJUST,
+    ANYWHERE,
+    EV_ADJUST,
+    EV_ANYWHERE,
+    EV_COLLAPSE,
+    EV_DEAL,
+    EV_DRAW,
+    EV_FALL_PLACE,
+    EV_H1,
+    EV_PLACE,
+    EV_REMOVE,
+    EV_RESHUFFLE,
+    EV_ROUND,
+    EV_SPLIT,
+    EV_SWAP,
+    EVW,
+    NO_ACTION,
+    R_ADJ_RISK,
+    R_AH,
+    R_ANYF,
+    R_AU,
+    R_BASE,
+    R_BLOCKMASK,
+    R_D,
+    R_HAND,
+    R_MIN_TOWER,
+    R_N1,
+    R_N12,
+    R_NB,
+    R_PLAYERS,
+    R_PUSH_STYLE,
+    R_REM_RISK,
+    R_RISK_STYLE,
+    R_S,
+    R_SKILL,
+    REMOVE,
+    S_ANY,
+    S_DIR,
+    S_DRAW,
+    S_DRAW_N,
+    S_EVC,
+    S_EVERH,
+    S_EVERP,
+    S_HANDS,
+    S_HZ_KEY,
+    S_HZ_U,
+    S_HZ_VAL,
+    S_NEV,
+    S_PILE,
+    S_PILE_N,
+    S_PREV,
+    S_RECV,
+    S_ROUND,
+    S_SCORES,
+    S_SHARE,
+    S_SIZE,
+    S_START,
+    S_TURN,
+    S_U,
+    S_USED,
+    S_WON,
+    SHARE_ONE,
+    STYLE_ONE,
+    SWAP,
+    TRACE_ROW,
+    ZONES_END,
+)
+from sim.jit import helper
+from sim.rng import below, shuffle, uniform
+
+# ---------------------------------------------------------------- measures
+
+
+@helper("int64(ST, int64)")
+def points(st, c):
+    """Points of block card c: 1, 2 or 3 by its place in points_split."""
+    return 1 + (c >= st[R_N1]) + (c >= st[R_N12])
+
+
+@helper("int64(ST)")
+def pile_points(st):
+    t = 0
+    for i in range(st[S_PILE_N]):
+        t += points(st, st[S_PILE + i])
+    return t
+
+
+@helper("float64(ST, int64)")
+def difficulty(st, c):
+    """d_b of block card c."""
+    return st.view(np.float64)[R_D + points(st, c) - 1]
+
+
+@helper("float64(ST, int64)")
+def base_share(st, c):
+    """s_b of block card c: the instability it adds when placed with style 0."""
+    return st.view(np.float64)[R_S + points(st, c) - 1]
+
+
+@helper("float64(ST, int64)")
+def share_at(st, i):
+    """Instability share of the i-th standing block (0 = bottom)."""
+    return st.view(np.float64)[S_SHARE + i]
+
+
+@helper("float64(ST, int64, int64, int64, float64)")
+def hazard(st, me, c, h, m):
+    """The careful hazard H0 of seat me placing block c as the (h+1)-th block at the
+    current instability, with factor m (anywhere_factor under ANYWHERE, else 1):
+    base * exp(a_h*(h-1) + a_u*u + d_b - skill) * m.  0 for the first block.
+    The exponential is cached for its exact inputs (seat, block points, h, the bits of
+    u): a strategy that weighs a placement and the placement itself compute it once."""
+    if h <= 0:
+        return 0.0
+    f = st.view(np.float64)
+    t = points(st, c)
+    key = h | (t << 8) | (me << 16)
+    if st[S_HZ_KEY] == key and st[S_HZ_U] == st[S_U]:
+        return f[R_BASE] * f[S_HZ_VAL] * m
+    e = math.exp(f[R_AH] * (h - 1) + f[R_AU] * f[S_U] + f[R_D + t - 1] - f[R_SKILL + me])
+    st[S_HZ_KEY] = key
+    st[S_HZ_U] = st[S_U]
+    f[S_HZ_VAL] = e
+    return f[R_BASE] * e * m
+
+
+@helper("float64(ST, int64)")
+def turn_hazard(st, me):
+    """hazard() factor m for seat me now: anywhere_factor if ANYWHERE is in force."""
+    return st.view(np.float64)[R_ANYF] if st[S_ANY] != 0 else 1.0
+
+
+@helper("float64(ST, int64, float64)")
+def top_hazard(st, me, risk):
+    """The top block's own placement hazard where it stands (re-placed on the h-1 blocks
+    below it, u without its share), times risk; no style factor, m = 1.  0 for h < 2."""
+    h = st[S_PILE_N]
+    if h < 2:
+        return 0.0
+    f = st.view(np.float64)
+    top = st[S_PILE + h - 1]
+    e = f[R_AH] * (h - 2) + f[R_AU] * (f[S_U] - f[S_SHARE + h - 1]) + \
+        f[R_D + points(st, top) - 1] - f[R_SKILL + me]
+    return f[R_BASE] * math.exp(e) * risk
+
+
+@helper("float64(float64)")
+def fall_probability(hz):
+    """p = 1 - exp(-H) (0 for H = 0, also for base = 0 with an infinite exponent)."""
+    if not hz > 0.0:
+        return 0.0
+    return -math.expm1(-hz)
+
+
+@helper("boolean(ST, float64)")
+def falls(st, hz):
+    """The collapse draw: one uniform U in [0, 1), the tower falls iff U < p = 1 - exp(-H).
+    Since p <= H, U >= H settles most draws without computing p (the same answer)."""
+    r = uniform(st)
+    if r >= hz:
+        return False
+    return r < fall_probability(hz)
+
+
+# ---------------------------------------------------------------- events (trace mode)
+
+
+@helper("int64(float64)")
+def nano(hz):
+    """A hazard for an event row: in units of 1e-9, capped at 1e9 (= H of 1e9)."""
+    if not hz > 0.0:
+        return 0
+    return np.int64(min(hz, 1e9) * 1e9 + 0.5)
+
+
+@helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
+def write_event(st, kind, player, a, b, c, d, e, f):
+    """Trace mode: write event row i and a snapshot of every zone after it."""
+    i = st[S_NEV]
+    st[S_NEV] = i + 1
+    o = S_SIZE + i * TRACE_ROW
+    if o + TRACE_ROW > st.shape[0]:
+        return  # buffer full: the caller sees more events than room and replays bigger
+    st[o] = kind
+    st[o + 1] = player
+    st[o + 2] = st[S_TURN]
+    st[o + 3] = a
+    st[o + 4] = b
+    st[o + 5] = c
+    st[o + 6] = d
+    st[o + 7] = e
+    st[o + 8] = f
+    for z in range(ZONES_END):
+        st[o + EVW + z] = st[z]
+
+
+@helper("boolean(ST, int64)")
+def count(st, kind):
+    """Count an event; True in trace mode (st longer than S_SIZE), where the caller then
+    records it with write_event.  (Tiny, so the compiler pastes it into its callers: a
+    game counts ~100 events, and the trace check costs nothing on the fast path.)"""
+    st[S_EVC + kind] += 1
+    return st.shape[0] > S_SIZE
+
+
+# ---------------------------------------------------------------- cards moving
+
+
+@helper("void(ST, int64, int64)")
+def receive(st, me, c):
+    """Card c enters seat me's hand."""
+    bit = np.int64(1) << c
+    st[S_HANDS + me] |= bit
+    st[S_EVERH + me] |= bit
+
+
+@helper("int64(ST, int64)")
+def draw_one(st, me):
+    """Seat me draws the top card of the draw pile (one draw event); -1 if it is empty."""
+    n = st[S_DRAW_N]
+    if n == 0:
+        return -1
+    n -= 1
+    c = st[S_DRAW + n]
+    st[S_DRAW_N] = n
+    receive(st, me, c)
+    if count(st, EV_DRAW):
+        write_event(st, EV_DRAW, me, c, 0, 0, 0, 0, 0)
+    return c
+
+
+@helper("boolean(ST, int64)")
+def ensure_block(st, me):
+    """A hand without a block card draws one card at a time until a block card arrives.
+    False when the draw pile runs out first (the round then ends by running out)."""
+    bm = st[R_BLOCKMASK]
+    while st[S_HANDS + me] & bm == 0:
+        if draw_one(st, me) < 0:
+            return False
+    return True
+
+
+@helper("void(ST, int64)")
+def reshuffle(st, me):
+    """Two action cards in hand: the whole hand goes into the draw pile, which is
+    shuffled, then the player draws hand_size cards."""
+    hand = st[S_HANDS + me]
+    n = st[S_DRAW_N]
+    k = popcount(hand)
+    while hand != 0:
+        st[S_DRAW + n] = lowest(hand)
+        n += 1
+        hand &= hand - 1
+    st[S_HANDS + me] = 0
+    st[S_DRAW_N] = n
+    shuffle(st, S_DRAW, S_DRAW + n)
+    if count(st, EV_RESHUFFLE):
+        write_event(st, EV_RESHUFFLE, me, k, 0, 0, 0, 0, 0)
+    for _ in range(st[R_HAND]):
+        if draw_one(st, me) < 0:
+            break
+
+
+@helper("void(ST, int64)")
+def new_round(st, r):
+    """Round r: the start card is at seat r mod players with direction +1 (even r) or
+    -1 (odd r); every card is shuffled into the draw pile; hand_size cards are dealt to
+    each seat off the top, the start seat first, in turn order (one deal event a seat)."""
+    P = st[R_PLAYERS]
+    nb = st[R_NB]
+    st[S_ROUND] = r
+    st[S_START] = r % P
+    st[S_DIR] = 1 if r % 2 == 0 else -1
+    st[S_PREV] = -1
+    st[S_PILE_N] = 0
+    st[S_USED] = 0
+    st.view(np.float64)[S_U] = 0.0
+    for s in range(P):
+        st[S_HANDS + s] = 0
+        st[S_WON + s] = 0
+    for c in range(nb):
+        st[S_DRAW + c] = c
+    for k in range(4):
+        st[S_DRAW + nb + k] = ADJUST + k
+    n = nb + 4
+    shuffle(st, S_DRAW, S_DRAW + n)
+    st[S_DRAW_N] = n
+    if count(st, EV_ROUND):
+        write_event(st, EV_ROUND, -1, r % P, st[S_DIR], 0, 0, 0, 0)
+    s = st[S_START]
+    d = st[S_DIR]
+    hs = st[R_HAND]
+    for _ in range(P):
+        n = st[S_DRAW_N]
+        got = np.int64(0)
+        for _k in range(hs):
+            n -= 1
+            c = st[S_DRAW + n]
+            receive(st, s, c)
+            got |= np.int64(1) << c
+        st[S_DRAW_N] = n
+        if count(st, EV_DEAL):
+            write_event(st, EV_DEAL, -1, s, got, 0, 0, 0, 0)
+        s += d
+        if s >= P:
+            s -= P
+        elif s < 0:
+            s += P
+
+
+# ---------------------------------------------------------------- the round's ends
+
+
+@helper("void(ST, int64, int64, int64)")
+def collapse(st, me, h, during):
+    """The tower fell during seat me's move with h blocks standing before it: the
+    previous player takes the whole point pile (the fatal block's card included) and
+    scores its points, 0 if h < min_tower.  The round is over."""
+    prev = st[S_PREV]
+    pts = 0
+    m = np.int64(0)
+    for i in range(st[S_PILE_N]):
+        c = st[S_PILE + i]
+        pts += points(st, c)
+        m |= np.int64(1) << c
+    st[S_WON + prev] |= m
+    got = pts if h >= st[R_MIN_TOWER] else 0
+    st[S_SCORES + prev] += got
+    st[S_PILE_N] = 0
+    st.view(np.float64)[S_U] = 0.0
+    st[S_EVC + EV_FALL_PLACE + during] += 1
+    st[S_EVC + EV_H1 + h - 1] += 1
+    if count(st, EV_COLLAPSE):
+        write_event(st, EV_COLLAPSE, me, h, prev, pts, got, during, 0)
+
+
+@helper("void(ST, int64)")
+def split(st, me):
+    """The round ends by running out (seat me to move has no block card and the draw
+    pile is empty): every player gets floor(pile points / players); the cards stay on
+    the point pile until the next deal."""
+    P = st[R_PLAYERS]
+    pts = pile_points(st)
+    each = pts // P
+    for s in range(P):
+        st[S_SCORES + s] += each
+    if count(st, EV_SPLIT):
+        write_event(st, EV_SPLIT, me, pts, each, st[S_PILE_N], 0, 0, 0)
+
+
+# ---------------------------------------------------------------- block and actions
+
+
+@helper("boolean(ST, int64, int64, int64)")
+def place(st, me, c, x):
+    """Seat me puts block card c on the point pile and its block on the tower, with
+    placement style x (thousandths: 0 careful .. 1000 sabotage).  Returns True if the
+    tower fell (the card stays on the pile for the collapse)."""
+    f = st.view(np.float64)
+    bit = np.int64(1) << c
+    st[S_HANDS + me] &= ~bit
+    st[S_EVERP + me] |= bit
+    h = st[S_PILE_N]
+    st[S_PILE + h] = c
+    st[S_PILE_N] = h + 1
+    xs = x / STYLE_ONE
+    fell = False
+    hz = 0.0
+    if h >= 1:
+        hz = hazard(st, me, c, h, turn_hazard(st, me)) * (1.0 + f[R_RISK_STYLE] * xs)
+        fell = falls(st, hz)
+    if fell:
+        f[S_SHARE + h] = 0.0
+    else:
+        sh = f[R_S + points(st, c) - 1] * (1.0 + f[R_PUSH_STYLE] * xs)
+        f[S_SHARE + h] = sh
+        f[S_U] += sh
+    if count(st, EV_PLACE):
+        write_event(st, EV_PLACE, me, c, x, h, 1 if fell else 0, nano(hz), 0)
+    return fell
+
+
+@helper("void(ST, int64, int64)")
+def use_action(st, me, a):
+    """Action card a leaves seat me's hand for the used action cards."""
+    bit = np.int64(1) << a
+    st[S_HANDS + me] &= ~bit
+    st[S_EVERP + me] |= bit
+    st[S_USED] |= bit
+
+
+@helper("boolean(ST, int64, int64)")
+def adjust(st, me, new_share):
+    """ADJUST: re-place the top block (falls with its top-block hazard times
+    adjust_risk, never with fewer than 2 blocks); on success its share becomes
+    new_share thousandths of its base share and u changes by the difference."""
+    use_action(st, me, ADJUST)
+    f = st.view(np.float64)
+    h = st[S_PILE_N]
+    top = st[S_PILE + h - 1]
+    hz = top_hazard(st, me, f[R_ADJ_RISK])
+    fell = falls(st, hz) if h >= 2 else False
+    if not fell:
+        new = f[R_S + points(st, top) - 1] * (new_share / SHARE_ONE)
+        f[S_U] += new - f[S_SHARE + h - 1]
+        f[S_SHARE + h - 1] = new
+    if count(st, EV_ADJUST):
+        write_event(st, EV_ADJUST, me, top, new_share, 1 if fell else 0, nano(hz), 0, 0)
+    return fell
+
+
+@helper("void(ST, int64)")
+def anywhere(st, me):
+    """ANYWHERE: this turn's block may touch any block: its hazard is multiplied by
+    anywhere_factor."""
+    use_action(st, me, ANYWHERE)
+    st[S_ANY] = 1
+    if count(st, EV_ANYWHERE):
+        write_event(st, EV_ANYWHERE, me, 0, 0, 0, 0, 0, 0)
+
+
+@helper("boolean(ST, int64)")
+def remove(st, me):
+    """REMOVE: take the top block off (falls with its top-block hazard times
+    remove_risk, never with fewer than 2 blocks); on success h and u drop by its share
+    and its card goes from the point pile to the bottom of the draw pile."""
+    use_action(st, me, REMOVE)
+    f = st.view(np.float64)
+    h = st[S_PILE_N]
+    top = st[S_PILE + h - 1]
+    hz = top_hazard(st, me, f[R_REM_RISK])
+    fell = falls(st, hz) if h >= 2 else False
+    if not fell:
+        f[S_U] -= f[S_SHARE + h - 1]
+        if h == 1:
+            f[S_U] = 0.0  # no rounding residue on an empty table
+        f[S_SHARE + h - 1] = 0.0
+        st[S_PILE_N] = h - 1
+        n = st[S_DRAW_N]
+        for i in range(n, 0, -1):
+            st[S_DRAW + i] = st[S_DRAW + i - 1]
+        st[S_DRAW] = top
+        st[S_DRAW_N] = n + 1
+    if count(st, EV_REMOVE):
+        write_event(st, EV_REMOVE, me, top, 1 if fell else 0, nano(hz), 0, 0, 0)
+    return fell
+
+
+@helper("int64(ST, int64, int64)")
+def take_random(st, mask, k):
+    """k distinct cards drawn uniformly at random from the mask (k <= its size)."""
+    out = np.int64(0)
+    for _ in range(k):
+        r = below(st, popcount(mask))
+        m = mask
+        for _j in range(r):
+            m &= m - 1
+        bit = m & -m
+        out |= bit
+        mask &= ~bit
+    return out
+
+
+@helper("void(ST, int64, int64, int64, int64)")
+def swap(st, me, target, g1, g2):
+    """SWAP: give target the card(s) g1 (and g2, -1 for none) and take as many (at most
+    the target's hand) at random from the target's hand as it was before receiving
+    mine.  The cards taken are remembered in st[S_RECV] (one may be played this turn)."""
+    use_action(st, me, SWAP)
+    give = np.int64(1) << g1
+    if g2 >= 0:
+        give |= np.int64(1) << g2
+    k = popcount(give)
+    th = st[S_HANDS + target]
+    took = take_random(st, th, min(k, popcount(th)))
+    st[S_HANDS + me] = (st[S_HANDS + me] & ~give) | took
+    st[S_HANDS + target] = (th & ~took) | give
+    st[S_EVERH + me] |= took
+    st[S_EVERH + target] |= give
+    st[S_RECV] = took
+    if count(st, EV_SWAP):
+        write_event(st, EV_SWAP, me, target, g1, g2, took, 0, 0)
+
+
+# ---------------------------------------------------------------- legality
+
+
+@helper("boolean(ST, int64, int64, int64, int64, int64, int64)")
+def action_legal(st, me, kind, a, b, c, second):
+    """Whether (kind, a, b, c) is a legal action for seat me: the card in hand (for a
+    second action: one received in this turn's SWAP); ADJUST and REMOVE need a block
+    standing; SWAP gives min(2, cards left) distinct cards of mine to another seat."""
+    if kind == NO_ACTION:
+        return True
+    if kind < ADJUST or kind > SWAP:
+        return False
+    hand = st[S_HANDS + me]
+    if (hand >> kind) & 1 == 0:
+        return False
+    if second != 0 and (st[S_RECV] >> kind) & 1 == 0:
+        return False
+    if kind == ADJUST:
+        return st[S_PILE_N] >= 1 and 0 <= a <= 2 * SHARE_ONE
+    if kind == REMOVE:
+        return st[S_PILE_N] >= 1
+    if kind == ANYWHERE:
+        return st[S_ANY] == 0
+    # SWAP
+    P = st[R_PLAYERS]
+    if second != 0 or not (0 <= a < P) or a == me:
+        return False
+    rest = hand & ~(np.int64(1) << SWAP)
+    k = min(2, popcount(rest))
+    if k == 0:
+        return False
+    if not (0 <= b < 64) or (rest >> b) & 1 == 0:
+        return False
+    if k == 1:
+        return c == -1
+    return 0 <= c < 64 and c != b and (rest >> c) & 1 == 1
+
+
+@helper("boolean(ST, int64, int64, int64)")
+def block_legal(st, me, c, x):
+    return 0 <= c < st[R_NB] and (st[S_HANDS + me] >> c) & 1 == 1 and 0 <= x <= STYLE_ONE
+
+
+@helper("int64(ST, int64)")
+def action_count(st, me):
+    return popcount(st[S_HANDS + me] & ACT_MASK)
+

@@ -1,0 +1,465 @@
+"""Block Tower strategies.
+
+The kernel asks the seat to move four questions, each a compiled function taking
+``(st, me, p)`` (``p``: the seat's parameter row, read by the names in its ``Strategy``
+entry below), dispatched by strategy id in the ``ask_*`` functions at the bottom:
+
+- ``reshuffle`` -> 1 to use the two-action-card reshuffle, 0 not (asked at the start of
+  a turn when the hand holds 2 or more action cards and the draw pile is not empty);
+- ``action``    -> ``(kind, a, b, c)``: ``(NO_ACTION, 0, 0, 0)``, ``(ADJUST, new share in
+  thousandths of the block's base share, 0, 0)``, ``(ANYWHERE, 0, 0, 0)``,
+  ``(REMOVE, 0, 0, 0)`` or ``(SWAP, target, card to give, second card or -1)``;
+- ``second``    -> the same, for a second action card after a SWAP: only a card just
+  received in that SWAP (``st[S_RECV]``);
+- ``block``     -> ``(card, style)``: the block card to play and the placement style in
+  thousandths (0 careful .. 1000 sabotage).
+
+The kernel checks every answer for legality, so a bug here is an error, never a silent
+cheat.  Strategies see only what a player sees: their own hand, the table (tower,
+point pile, used action cards, scores), hand sizes; never another hand's cards or the
+draw pile's order.  To add one: give it the next id and a branch in each ``ask_*``.
+"""
+import numpy as np
+
+from sim.block_tower.bits import highest, lowest, popcount
+from sim.block_tower.layout import (
+    ACT_MASK,
+    ADJUST,
+    ANYWHERE,
+    NO_ACTION,
+    R_ADJ_RISK,
+    R_BLOCKMASK,
+    R_MIN_TOWER,
+    R_N1,
+    R_PLAYERS,
+    R_REM_RISK,
+    REMOVE,
+    S_DIR,
+    S_HANDS,
+    S_PILE,
+    S_PILE_N,
+    S_RECV,
+    SHARE_ONE,
+    STYLE_ONE,
+    SWAP,
+)
+from sim.block_tower.moves import (
+    base_share,
+    difficulty,
+    fall_probability,
+    hazard,
+    pile_points,
+    share_at,
+    top_hazard,
+    turn_hazard,
+)
+from sim.jit import helper, inline
+from sim.rng import below
+from strategies.base import Param, Strategy
+
+NONE = (NO_ACTION, 0, 0, 0)
+
+# ---------------------------------------------------------------- shared measures
+
+
+@helper("int64(ST, int64)")
+def next_seat(st, me):
+    """The seat after me in this round's direction."""
+    P = st[R_PLAYERS]
+    s = me + st[S_DIR]
+    if s >= P:
+        return s - P
+    if s < 0:
+        return s + P
+    return s
+
+
+@helper("boolean(ST, int64, int64)")
+def holds(st, me, card):
+    return (st[S_HANDS + me] >> card) & 1 == 1
+
+
+@helper("boolean(ST)")
+def top_sabotaged(st):
+    """The top block's share is above its base share (it was placed with sabotage)."""
+    h = st[S_PILE_N]
+    if h < 1:
+        return False
+    return share_at(st, h - 1) > base_share(st, st[S_PILE + h - 1])
+
+
+@helper("int64(ST, int64, int64)")
+def block_by_difficulty(st, me, hardest):
+    """The block card of mine with the lowest placement difficulty (hardest = 1: the
+    highest), ties to the lowest code (hardest: the highest code)."""
+    blocks = st[S_HANDS + me] & st[R_BLOCKMASK]
+    best = -1
+    bd = 0.0
+    while blocks != 0:
+        c = lowest(blocks)
+        blocks &= blocks - 1
+        d = difficulty(st, c)
+        if best < 0 or (d < bd if hardest == 0 else d >= bd):
+            best = c
+            bd = d
+    return best
+
+
+@helper("int64(ST, int64)")
+def hardest_of(st, blocks):
+    """The hardest block of the mask (highest difficulty, ties to the highest code)."""
+    best = -1
+    bd = 0.0
+    while blocks != 0:
+        c = lowest(blocks)
+        blocks &= blocks - 1
+        d = difficulty(st, c)
+        if best < 0 or d >= bd:
+            best = c
+            bd = d
+    return best
+
+
+@helper("UniTuple(int64, 2)(ST, int64, int64)")
+def give_hard_first(st, me, by_code):
+    """The up to 2 cards to give in a SWAP: block cards first (by_code = 1: the highest
+    code first; 0: the highest difficulty first), then the lowest-code action cards;
+    never the SWAP card itself.  (-1 for a card not given.)"""
+    rest = st[S_HANDS + me] & ~(np.int64(1) << SWAP)
+    bm = st[R_BLOCKMASK]
+    g1 = -1
+    g2 = -1
+    for k in range(2):
+        if rest == 0:
+            break
+        blocks = rest & bm
+        if blocks != 0:
+            c = highest(blocks) if by_code != 0 else hardest_of(st, blocks)
+        else:
+            c = lowest(rest & ACT_MASK)
+        rest &= ~(np.int64(1) << c)
+        if k == 0:
+            g1 = c
+        else:
+            g2 = c
+    return g1, g2
+
+
+# ---------------------------------------------------------------- reference
+
+
+@helper("int64(ST, int64, PAR)")
+def reference_reshuffle(st, me, p):
+    """Only with no block card in hand (the kernel asks with >= 2 action cards and a
+    non-empty draw pile)."""
+    return 1 if st[S_HANDS + me] & st[R_BLOCKMASK] == 0 else 0
+
+
+@helper("ACT(ST, int64, int64)")
+def reference_pick(st, me, allowed):
+    """Steps 1.1-1.3 of the reference among the action cards in ``allowed``."""
+    h = st[S_PILE_N]
+    if (allowed >> ADJUST) & 1 and h >= 2 and top_sabotaged(st):
+        return (ADJUST, 0, 0, 0)
+    if (allowed >> ANYWHERE) & 1 and h >= 6:
+        return (ANYWHERE, 0, 0, 0)
+    if (allowed >> REMOVE) & 1 and h >= 8:
+        return (REMOVE, 0, 0, 0)
+    return NONE
+
+
+@helper("ACT(ST, int64, PAR)")
+def reference_action(st, me, p):
+    """1.1 ADJUST a sabotaged top (h >= 2, new share 0); 1.2 ANYWHERE at h >= 6;
+    1.3 REMOVE at h >= 8; 1.4 SWAP with the next player at h >= 4 holding no 1-point
+    block, another card, and the next player's hand not empty: give the highest-code
+    blocks first, then the lowest-code action cards."""
+    hand = st[S_HANDS + me]
+    act = reference_pick(st, me, hand & ACT_MASK)
+    if act[0] != NO_ACTION:
+        return act
+    if (hand >> SWAP) & 1 and st[S_PILE_N] >= 4:
+        one_pt = hand & st[R_BLOCKMASK] & ((np.int64(1) << st[R_N1]) - 1)
+        nxt = next_seat(st, me)
+        if one_pt == 0 and popcount(hand) >= 2 and st[S_HANDS + nxt] != 0:
+            g1, g2 = give_hard_first(st, me, 1)
+            return (SWAP, nxt, g1, g2)
+    return NONE
+
+
+@helper("ACT(ST, int64, PAR)")
+def reference_second(st, me, p):
+    """Among the action cards just received, the first of 1.1-1.3 that applies."""
+    return reference_pick(st, me, st[S_RECV] & st[S_HANDS + me] & ACT_MASK)
+
+
+@helper("UniTuple(int64, 2)(ST, int64, PAR)")
+def reference_block(st, me, p):
+    """h < 3: the highest-code block, else the lowest-code one; sabotage (x = 1) iff
+    h >= 3 and the careful hazard H0 (with m) <= 0.03."""
+    blocks = st[S_HANDS + me] & st[R_BLOCKMASK]
+    h = st[S_PILE_N]
+    c = highest(blocks) if h < 3 else lowest(blocks)
+    x = 0
+    if h >= 3 and hazard(st, me, c, h, turn_hazard(st, me)) <= 0.03:
+        x = STYLE_ONE
+    return c, x
+
+
+# ---------------------------------------------------------------- random
+
+
+@helper("int64(ST, int64, PAR)")
+def random_reshuffle(st, me, p):
+    return below(st, 2)
+
+
+@helper("int64(ST, int64)")
+def random_card(st, m):
+    """A uniformly random card of the (non-empty) mask m."""
+    r = below(st, popcount(m))
+    for _ in range(r):
+        m &= m - 1
+    return lowest(m)
+
+
+@helper("ACT(ST, int64, int64)")
+def random_pick(st, me, cards):
+    """Uniform over 'no action' and each legal action card in ``cards``, with uniform
+    arguments (ADJUST's share in 0..2000 thousandths; SWAP's target and cards)."""
+    h = st[S_PILE_N]
+    hand = st[S_HANDS + me]
+    ok = np.int64(0)
+    if (cards >> ADJUST) & 1 and h >= 1:
+        ok |= np.int64(1) << ADJUST
+    if (cards >> ANYWHERE) & 1:
+        ok |= np.int64(1) << ANYWHERE
+    if (cards >> REMOVE) & 1 and h >= 1:
+        ok |= np.int64(1) << REMOVE
+    rest = hand & ~(np.int64(1) << SWAP)
+    if (cards >> SWAP) & 1 and rest != 0:
+        ok |= np.int64(1) << SWAP
+    r = below(st, popcount(ok) + 1)
+    if r == 0:
+        return NONE
+    m = ok
+    for _ in range(r - 1):
+        m &= m - 1
+    a = lowest(m)
+    if a == ADJUST:
+        return (ADJUST, below(st, 2 * SHARE_ONE + 1), 0, 0)
+    if a == SWAP:
+        P = st[R_PLAYERS]
+        t = below(st, P - 1)
+        if t >= me:
+            t += 1
+        g1 = random_card(st, rest)
+        rest &= ~(np.int64(1) << g1)
+        g2 = random_card(st, rest) if rest != 0 else -1
+        return (SWAP, t, g1, g2)
+    return (a, 0, 0, 0)
+
+
+@helper("ACT(ST, int64, PAR)")
+def random_action(st, me, p):
+    return random_pick(st, me, st[S_HANDS + me] & ACT_MASK)
+
+
+@helper("ACT(ST, int64, PAR)")
+def random_second(st, me, p):
+    return random_pick(st, me, st[S_RECV] & st[S_HANDS + me] & ACT_MASK)
+
+
+@helper("UniTuple(int64, 2)(ST, int64, PAR)")
+def random_block(st, me, p):
+    """A uniformly random block card of the hand, a uniform style in [0, 1]."""
+    return random_card(st, st[S_HANDS + me] & st[R_BLOCKMASK]), below(st, STYLE_ONE + 1)
+
+
+# ---------------------------------------------------------------- careful
+
+
+@helper("ACT(ST, int64, PAR)")
+def careful_action(st, me, p):
+    """ADJUST a sabotaged top to share 0 (h >= 2); ANYWHERE at h >= anywhere_at;
+    REMOVE at h >= remove_at; never SWAP."""
+    hand = st[S_HANDS + me]
+    h = st[S_PILE_N]
+    if (hand >> ADJUST) & 1 and h >= 2 and top_sabotaged(st):
+        return (ADJUST, 0, 0, 0)
+    if (hand >> ANYWHERE) & 1 and h >= p[0]:
+        return (ANYWHERE, 0, 0, 0)
+    if (hand >> REMOVE) & 1 and h >= p[1]:
+        return (REMOVE, 0, 0, 0)
+    return NONE
+
+
+@helper("UniTuple(int64, 2)(ST, int64, PAR)")
+def careful_block(st, me, p):
+    """The lowest-difficulty block (ties: lowest code), always style 0."""
+    return block_by_difficulty(st, me, 0), 0
+
+
+# ---------------------------------------------------------------- saboteur
+
+
+@helper("UniTuple(int64, 2)(ST, int64, PAR)")
+def saboteur_block(st, me, p):
+    """From h >= late_height the hardest block (highest difficulty), before that the
+    easiest; sabotage style when the point pile holds >= rich_pile points, a fall by
+    the next player would score (h >= min_tower - 1) and my own hazard H0 <= max_hazard."""
+    h = st[S_PILE_N]
+    c = block_by_difficulty(st, me, 1 if h >= p[1] else 0)
+    x = 0
+    if h >= st[R_MIN_TOWER] - 1 and pile_points(st) >= p[0] and \
+            hazard(st, me, c, h, turn_hazard(st, me)) <= p[2]:
+        x = STYLE_ONE
+    return c, x
+
+
+# ---------------------------------------------------------------- tactician
+
+
+@helper("float64(ST, int64)")
+def my_risk(st, me):
+    """Fall probability of my next careful placement of my easiest block now."""
+    c = block_by_difficulty(st, me, 0)
+    if c < 0:
+        return 0.0
+    return fall_probability(hazard(st, me, c, st[S_PILE_N], turn_hazard(st, me)))
+
+
+@helper("ACT(ST, int64, PAR, int64)")
+def tactician_pick(st, me, p, cards):
+    """REMOVE, else ADJUST (share 0), when my placement would fall with probability
+    >= danger and the action itself is safer; ANYWHERE when it would fall with
+    probability >= risky."""
+    h = st[S_PILE_N]
+    f = st.view(np.float64)
+    risk = my_risk(st, me)
+    if risk >= p[0] and h >= 2:
+        if (cards >> REMOVE) & 1 and fall_probability(top_hazard(st, me, f[R_REM_RISK])) < risk:
+            return (REMOVE, 0, 0, 0)
+        if (cards >> ADJUST) & 1 and share_at(st, h - 1) > 0.0 and \
+                fall_probability(top_hazard(st, me, f[R_ADJ_RISK])) < risk:
+            return (ADJUST, 0, 0, 0)
+    if (cards >> ANYWHERE) & 1 and risk >= p[1]:
+        return (ANYWHERE, 0, 0, 0)
+    return NONE
+
+
+@helper("ACT(ST, int64, PAR)")
+def tactician_action(st, me, p):
+    """tactician_pick; else SWAP to grab action cards when I hold no other action card:
+    the target is the seat with the most cards in hand (a big hand has drawn after
+    actions; ties: the earliest in turn order), and I give my hardest blocks."""
+    hand = st[S_HANDS + me]
+    act = tactician_pick(st, me, p, hand & ACT_MASK)
+    if act[0] != NO_ACTION:
+        return act
+    if (hand >> SWAP) & 1 and hand & ACT_MASK == (np.int64(1) << SWAP) and popcount(hand) >= 2 \
+            and st[S_PILE_N] < p[2]:
+        best = -1
+        bn = 0
+        s = me
+        for _ in range(st[R_PLAYERS] - 1):
+            s = next_seat(st, s)
+            n = popcount(st[S_HANDS + s])
+            if n > bn:
+                best = s
+                bn = n
+        if best >= 0:
+            g1, g2 = give_hard_first(st, me, 0)
+            return (SWAP, best, g1, g2)
+    return NONE
+
+
+@helper("ACT(ST, int64, PAR)")
+def tactician_second(st, me, p):
+    return tactician_pick(st, me, p, st[S_RECV] & st[S_HANDS + me] & ACT_MASK)
+
+
+@helper("UniTuple(int64, 2)(ST, int64, PAR)")
+def tactician_block(st, me, p):
+    """The easiest block; sabotage when a fall by the next player would score and my
+    own hazard H0 <= sabotage_hazard."""
+    h = st[S_PILE_N]
+    c = block_by_difficulty(st, me, 0)
+    x = 0
+    if h >= st[R_MIN_TOWER] - 1 and hazard(st, me, c, h, turn_hazard(st, me)) <= p[3]:
+        x = STYLE_ONE
+    return c, x
+
+
+# ---------------------------------------------------------------- registry and dispatch
+
+STRATEGIES = (
+    Strategy("reference", 0, "The exact reference strategy of shared/reference/block_tower.md: "
+             "reshuffles only without a block card; ADJUSTs a sabotaged top, ANYWHERE from 6 "
+             "blocks, REMOVE from 8, SWAPs hard blocks to the next player from 4; highest "
+             "block below 3, else lowest; sabotages from 3 blocks while H0 <= 0.03."),
+    Strategy("random", 1, "Uniform over the legal choices at each decision: reshuffle or not, "
+             "no action or any legal action card (uniform share, target and cards), any block "
+             "card, a uniform placement style."),
+    Strategy("careful", 2, "Always places with style 0 and plays the lowest-difficulty block; "
+             "ADJUSTs a sabotaged top, ANYWHERE and REMOVE from set heights; never SWAPs.", (
+                 Param("anywhere_at", 6, 0, 30, "play ANYWHERE from this tower height", True),
+                 Param("remove_at", 8, 0, 30, "play REMOVE from this tower height", True),
+             )),
+    Strategy("saboteur", 3, "Sabotage style when the point pile is rich (and a fall would pay "
+             "it), hard blocks late; actions like reference.", (
+                 Param("rich_pile", 8, 0, 90, "sabotage when the point pile holds at least this many points", True),
+                 Param("late_height", 5, 0, 30, "play the hardest block from this tower height", True),
+                 Param("max_hazard", 0.1, 0, 5, "never sabotage when my own careful hazard H0 exceeds this"),
+             )),
+    Strategy("tactician", 4, "Uses actions well: REMOVE or ADJUST when the tower is dangerous for "
+             "itself, ANYWHERE on a risky placement, SWAP to grab action cards from the biggest hand.", (
+                 Param("danger", 0.08, 0, 1, "REMOVE/ADJUST when my placement would fall with at least this probability"),
+                 Param("risky", 0.03, 0, 1, "ANYWHERE when my placement would fall with at least this probability"),
+                 Param("swap_below", 6, 0, 30, "SWAP only while the tower is lower than this", True),
+                 Param("sabotage_hazard", 0.03, 0, 5, "sabotage style while my own careful hazard H0 is at most this"),
+             )),
+)
+
+
+@inline
+def ask_reshuffle(sid, st, me, p):
+    if sid == 1:
+        return random_reshuffle(st, me, p)
+    return reference_reshuffle(st, me, p)
+
+
+@inline
+def ask_action(sid, st, me, p):
+    if sid == 0 or sid == 3:
+        return reference_action(st, me, p)
+    if sid == 1:
+        return random_action(st, me, p)
+    if sid == 2:
+        return careful_action(st, me, p)
+    return tactician_action(st, me, p)
+
+
+@inline
+def ask_second(sid, st, me, p):
+    if sid == 0 or sid == 3:
+        return reference_second(st, me, p)
+    if sid == 1:
+        return random_second(st, me, p)
+    if sid == 2:
+        return NONE
+    return tactician_second(st, me, p)
+
+
+@inline
+def ask_block(sid, st, me, p):
+    if sid == 0:
+        return reference_block(st, me, p)
+    if sid == 1:
+        return random_block(st, me, p)
+    if sid == 2:
+        return careful_block(st, me, p)
+    if sid == 3:
+        return saboteur_block(st, me, p)
+    return tactician_block(st, me, p)
+

@@ -1,0 +1,438 @@
+"""Block Tower rules on hand-built states: scoring a collapse, the 4-block minimum, the
+rounds (start card, direction), the even split, the action cards, drawing 1/2/3, the
+first block, the collapse model's fall probability (chi-square over the compiled draw),
+and the reference strategy's choices.
+
+A state carries its own rules (st[S_RULES:]) and generator (st[0:4]); hands, the draw
+pile (top first) and the point pile (bottom first) are given as rule-page codes.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sim.block_tower import GAME
+from sim.block_tower import kernel as K
+from sim.block_tower import layout as L
+from sim.block_tower import model as MD
+from sim.block_tower import moves as M
+from sim.rng import seed_game
+from strategies import block_tower as S
+
+C = L.card_of
+P0 = np.zeros(8, np.float64)
+SAFE = {"base": 0}           # nothing ever falls
+DOOM = {"base": 100}         # every tested placement falls (p = 1 - e^-100...)
+
+
+def make_state(players=4, hands=None, draw=(), pile=(), styles=None, rules=None, me=0, prev=-1,
+               rnd=0, seed=7, capacity=0):
+    st = np.zeros(L.S_SIZE + capacity * L.TRACE_ROW, np.int64)
+    r = GAME.resolve_rules({k: str(v) for k, v in (rules or {}).items()}, players)
+    st[L.S_RULES:L.S_RULES + L.N_RULES] = GAME.rules_vector(r, players)
+    seed_game(st, seed, 0)
+    f = st.view(np.float64)
+    st[L.S_ROUND] = rnd
+    st[L.S_START] = rnd % players
+    st[L.S_DIR] = 1 if rnd % 2 == 0 else -1
+    st[L.S_CUR] = me
+    st[L.S_PREV] = prev
+    for s, cards in (hands or {}).items():
+        st[L.S_HANDS + s] = sum(1 << C(x) for x in cards)
+    st[L.S_DRAW_N] = len(draw)
+    for k, x in enumerate(reversed(draw)):
+        st[L.S_DRAW + k] = C(x)
+    u = 0.0
+    for i, x in enumerate(pile):
+        st[L.S_PILE + i] = C(x)
+        sh = M.base_share(st, C(x)) * (1 + r["push_of_style"] * ((styles or {}).get(i, 0)))
+        f[L.S_SHARE + i] = sh
+        u += sh
+    st[L.S_PILE_N] = len(pile)
+    f[L.S_U] = u
+    return st
+
+
+def hand(st, s):
+    return [L.card_code(c) for c in L.mask_cards(st[L.S_HANDS + s])]
+
+
+def won(st, s):
+    return [L.card_code(c) for c in L.mask_cards(st[L.S_WON + s])]
+
+
+def draw_pile(st):
+    n = int(st[L.S_DRAW_N])
+    return [L.card_code(int(c)) for c in st[L.S_DRAW:L.S_DRAW + n][::-1]]
+
+
+def pile(st):
+    return [L.card_code(int(c)) for c in st[L.S_PILE:L.S_PILE + int(st[L.S_PILE_N])]]
+
+
+def scores(st, players=4):
+    return [int(x) for x in st[L.S_SCORES:L.S_SCORES + players]]
+
+
+def u_of(st):
+    return float(st.view(np.float64)[L.S_U])
+
+
+def arrays(name="reference"):
+    strat = GAME.strategies[name]
+    sids = np.full(L.MAXP, strat.id, np.int64)
+    params = np.zeros((L.MAXP, 8), np.float64)
+    for s in range(L.MAXP):
+        params[s] = strat.row()
+    return sids, params
+
+
+def turn(st, me, name="reference"):
+    sids, params = arrays(name)
+    st[L.S_CUR] = me
+    return bool(K.play_turn(st, sids, params, me))
+
+
+TOWER5 = ("B01", "B02", "B03", "B04", "B05")       # five 1-point blocks
+
+
+# ---------------------------------------------------------------- collapse and scoring
+
+
+def test_previous_player_scores_the_pile_including_the_toppling_card():
+    st = make_state(hands={2: ["B16"]}, draw=("B06", "B07"), pile=TOWER5, rules=DOOM, me=2, prev=1)
+    assert turn(st, 2)                                  # the round ended
+    assert scores(st) == [0, 5 + 3, 0, 0]               # 5 one-pointers + the fatal 3-pointer
+    assert won(st, 1) == list(TOWER5) + ["B16"]
+    assert pile(st) == [] and u_of(st) == 0.0 and hand(st, 2) == []
+    assert st[L.S_EVC + L.EV_COLLAPSE] == 1 and st[L.S_EVC + L.EV_FALL_PLACE] == 1
+    assert st[L.S_EVC + L.EV_H1 + 5 - 1] == 1           # collapse height 5 (before the fatal block)
+    assert draw_pile(st) == ["B06", "B07"]              # no draw after a collapse
+
+
+def test_a_three_block_tower_scores_zero_and_four_scores():
+    st = make_state(hands={3: ["B20"]}, pile=TOWER5[:3], rules=DOOM, me=3, prev=2)
+    assert turn(st, 3)
+    assert scores(st) == [0, 0, 0, 0] and won(st, 2) == list(TOWER5[:3]) + ["B20"]
+    st = make_state(hands={3: ["B20"]}, pile=TOWER5[:4], rules=DOOM, me=3, prev=2)
+    assert turn(st, 3)
+    assert scores(st) == [0, 0, 4 + 3, 0]
+    st = make_state(hands={3: ["B20"]}, pile=TOWER5[:3], rules={**DOOM, "min_tower": 3}, me=3, prev=2)
+    assert turn(st, 3)
+    assert scores(st) == [0, 0, 3 + 3, 0]
+
+
+def test_the_first_block_never_falls():
+    st = make_state(hands={0: ["B20"]}, draw=("B01",), rules=DOOM)
+    assert not turn(st, 0)
+    assert pile(st) == ["B20"] and hand(st, 0) == ["B01"]
+    assert MD.fall_count(make_state(rules=DOOM), 0, C("B20"), 1000, 1000) == 0
+    # a single block cannot fall during ADJUST or REMOVE either
+    for card in ("ADJUST", "REMOVE"):
+        st = make_state(hands={1: [card, "B02"]}, pile=("B20",), rules=DOOM, prev=0)
+        assert not (M.adjust(st, 1, 0) if card == "ADJUST" else M.remove(st, 1))
+    # and the second block on a doomed table always falls
+    st = make_state(pile=("B20",), rules=DOOM)
+    assert MD.fall_count(st, 0, C("B01"), 0, 100) == 100
+
+
+def test_even_split_ignores_the_remainder():
+    # seat 1 to move holds only an action card and the draw pile is empty
+    pile11 = ("B01", "B02", "B09", "B10", "B16", "B17")  # 1+1+2+2+3+3 = 12 -> add one
+    st = make_state(hands={1: ["ADJUST"]}, pile=pile11[:5], rules=SAFE, me=1, prev=0)
+    assert M.pile_points(st) == 9
+    assert turn(st, 1)
+    assert scores(st) == [2, 2, 2, 2]                   # floor(9 / 4), remainder 1 dropped
+    assert pile(st) == list(pile11[:5])                 # the cards stay until the next deal
+    assert st[L.S_EVC + L.EV_SPLIT] == 1
+    st = make_state(players=3, hands={1: []}, pile=pile11, rules=SAFE, me=1, prev=0)
+    assert turn(st, 1) and scores(st, 3) == [4, 4, 4]   # floor(12 / 3)
+
+
+def test_only_action_cards_draw_until_a_block_then_play():
+    st = make_state(hands={1: ["ADJUST"]}, draw=("SWAP", "B03", "B04"), pile=("B20",), rules=SAFE,
+                    me=1, prev=0)
+    assert not turn(st, 1, "careful")
+    # drew SWAP, then B03 (a block): played B03, then drew 1 (no action was played)
+    assert pile(st) == ["B20", "B03"] and hand(st, 1) == ["B04", "ADJUST", "SWAP"]
+    # running out while drawing ends the round by a split
+    st = make_state(hands={1: ["ADJUST"]}, draw=("SWAP",), pile=("B20",), rules=SAFE, me=1, prev=0)
+    assert turn(st, 1) and scores(st) == [0, 0, 0, 0] and st[L.S_EVC + L.EV_SPLIT] == 1
+
+
+def test_two_action_reshuffle():
+    st = make_state(hands={0: ["ADJUST", "REMOVE"]}, draw=("SWAP", "ANYWHERE", "B05"), rules=SAFE)
+    assert not turn(st, 0)
+    # hand into the draw pile (5 cards, shuffled), draw 3, then until a block arrives
+    assert st[L.S_EVC + L.EV_RESHUFFLE] == 1
+    cards = sorted(hand(st, 0) + draw_pile(st) + pile(st))
+    assert cards == sorted(["ADJUST", "REMOVE", "SWAP", "ANYWHERE", "B05"])
+    assert pile(st) == ["B05"]
+    # the reference never reshuffles while it holds a block card
+    st = make_state(hands={0: ["ADJUST", "REMOVE", "B01"]}, draw=("SWAP", "B05"), rules=SAFE)
+    assert S.reference_reshuffle(st, 0, P0) == 0
+
+
+# ---------------------------------------------------------------- rounds
+
+
+def test_direction_reverses_each_round_and_the_start_card_passes_left():
+    st = make_state(players=3, capacity=0)
+    for r in range(6):
+        M.new_round(st, r)
+        assert st[L.S_START] == r % 3 and st[L.S_DIR] == (1 if r % 2 == 0 else -1)
+        assert all(len(hand(st, s)) == 3 for s in range(3))
+        assert st[L.S_DRAW_N] == 24 - 9 and pile(st) == [] and st[L.S_PREV] == -1
+    # a whole traced game: every round's turns go round the table in its direction
+    from sim.runner import make_setup
+    from sim.trace import trace
+
+    lines = trace(make_setup("block_tower", 4, ["target_points=60"], "reference", 3), 0)
+    rounds, cur = [], None
+    for ev in lines[1:-1]:
+        if ev["action"] == "round":
+            cur = (ev["start_seat"], ev["direction"], [])
+            rounds.append(cur)
+        elif ev["action"] == "place":
+            cur[2].append(ev["player"])
+    assert len(rounds) >= 3
+    for r, (start, d, seats) in enumerate(rounds):
+        assert start == r % 4 and d == (1 if r % 2 == 0 else -1)
+        assert seats == [(start + d * k) % 4 for k in range(len(seats))]
+
+
+def test_deal_order_starts_at_the_start_seat_in_turn_order():
+    st = make_state(players=4, capacity=20)
+    M.new_round(st, 1)                                   # start seat 1, direction -1
+    n, ev, _ = GAME.trace_arrays(st)
+    deals = [int(e[3]) for e in ev[:n] if e[0] == L.EV_DEAL]
+    assert deals == [1, 0, 3, 2]
+
+
+# ---------------------------------------------------------------- action cards
+
+
+def test_remove_sends_the_card_to_the_bottom_of_the_draw_pile():
+    st = make_state(hands={2: ["REMOVE", "B01"]}, draw=("B06", "B07"),
+                    pile=("B09", "B16", "B20"), styles={2: 1}, rules=SAFE, prev=1)
+    u0 = u_of(st)
+    assert not M.remove(st, 2)
+    assert pile(st) == ["B09", "B16"] and draw_pile(st) == ["B06", "B07", "B20"]
+    assert u_of(st) == pytest.approx(u0 - 0.3 * 2)       # its (sabotage) share
+    assert st[L.S_USED] == 1 << L.REMOVE and hand(st, 2) == ["B01"]
+    # REMOVE falls with the top block's hazard times remove_risk: the previous player scores
+    st = make_state(hands={2: ["REMOVE", "B01"]}, pile=TOWER5, rules=DOOM, me=2, prev=1)
+    assert M.remove(st, 2)
+    st = make_state(hands={2: ["REMOVE", "B01"]}, draw=("B06",), pile=TOWER5 + ("B09", "B10", "B11"),
+                    rules=DOOM, me=2, prev=1)
+    assert turn(st, 2)                                    # reference: REMOVE at h >= 8
+    assert scores(st) == [0, 5 + 6, 0, 0] and st[L.S_EVC + L.EV_FALL_REMOVE] == 1
+    assert st[L.S_EVC + L.EV_H1 + 8 - 1] == 1
+
+
+def test_adjust_resets_the_share_and_can_topple():
+    st = make_state(hands={1: ["ADJUST", "B01"]}, pile=("B09", "B16"), styles={1: 1}, rules=SAFE, prev=0)
+    assert u_of(st) == pytest.approx(0.2 + 0.6)
+    assert not M.adjust(st, 1, 1500)                      # 1.5 x its base share
+    assert u_of(st) == pytest.approx(0.2 + 0.45)
+    assert st.view(np.float64)[L.S_SHARE + 1] == pytest.approx(0.45)
+    st = make_state(hands={1: ["ADJUST", "B01"]}, pile=("B09", "B16"), styles={1: 1}, rules=DOOM,
+                    me=1, prev=0)
+    assert turn(st, 1)                                    # reference ADJUSTs a sabotaged top
+    assert st[L.S_EVC + L.EV_FALL_ADJUST] == 1 and won(st, 0) == ["B09", "B16"]
+    assert scores(st) == [0, 0, 0, 0]                     # only 2 blocks: below min_tower
+
+
+def test_adjust_and_remove_hazard_is_the_top_blocks_own():
+    rules = {"base": 0.02, "a_h": 0.3, "a_u": 0.7, "skill": "0,0.4,0,0"}
+    st = make_state(pile=("B01", "B09", "B16"), styles={2: 1}, rules=rules)
+    u = 0.1 + 0.2 + 0.6
+    want = 0.02 * math.exp(0.3 * (3 - 2) + 0.7 * (u - 0.6) + 0.6 - 0.4) * 0.5
+    assert M.top_hazard(st, 1, 0.5) == pytest.approx(want, rel=1e-12)
+
+
+def test_anywhere_halves_the_hazard():
+    st = make_state(hands={0: ["ANYWHERE", "B01"]}, pile=TOWER5, rules={"base": 0.05})
+    h0 = M.hazard(st, 0, C("B01"), 5, M.turn_hazard(st, 0))
+    M.anywhere(st, 0)
+    assert M.hazard(st, 0, C("B01"), 5, M.turn_hazard(st, 0)) == pytest.approx(0.5 * h0)
+    assert not M.action_legal(st, 0, L.ANYWHERE, 0, 0, 0, 0)  # used, and in force
+
+
+def test_swap_received_action_and_draw_three():
+    # seat 0: h = 6, no 1-point block, SWAP: gives B20, B19 to the next player (seat 1)
+    # and takes both of seat 1's cards; the received ANYWHERE applies at h >= 6
+    st = make_state(hands={0: ["SWAP", "B19", "B20"], 1: ["ANYWHERE", "B09"]},
+                    draw=("B01", "B02", "B03", "B04"), pile=TOWER5 + ("B06",), rules=SAFE, prev=3)
+    assert not turn(st, 0)
+    assert hand(st, 1) == ["B19", "B20"]
+    assert pile(st)[-1] == "B09" and st[L.S_USED] == (1 << L.SWAP) | (1 << L.ANYWHERE)
+    assert hand(st, 0) == ["B01", "B02", "B03"] and draw_pile(st) == ["B04"]   # drew 3
+    # SWAP alone draws 2; the cards taken come from the target's hand before mine arrive
+    st = make_state(hands={0: ["SWAP", "B19", "B20"], 1: ["B10"]}, draw=("B01", "B02", "B03"),
+                    pile=TOWER5[:4], rules=SAFE, prev=3)
+    assert not turn(st, 0)
+    assert hand(st, 1) == ["B19", "B20"] and pile(st)[-1] == "B10"
+    assert hand(st, 0) == ["B01", "B02"]
+
+
+def test_swap_takes_at_random_from_the_target():
+    seen = set()
+    for seed in range(40):
+        st = make_state(hands={0: ["SWAP", "B19", "B20"], 2: ["B01", "B02", "B03", "B04"]}, seed=seed)
+        M.swap(st, 0, 2, C("B20"), C("B19"))
+        got = tuple(hand(st, 0))
+        assert len(got) == 2 and set(got) <= {"B01", "B02", "B03", "B04"}
+        assert sorted(hand(st, 2)) == sorted({"B01", "B02", "B03", "B04", "B19", "B20"} - set(got))
+        seen.add(got)
+    assert len(seen) == 6                                  # every pair turns up
+
+
+def test_draw_one_card_normally_two_after_an_action():
+    st = make_state(hands={0: ["B01", "B02"]}, draw=("B03", "B04", "B05"), rules=SAFE)
+    assert not turn(st, 0)
+    assert st[L.S_DRAW_N] == 2
+    st = make_state(hands={0: ["B01", "B02", "ANYWHERE"]}, draw=("B03", "B04", "B05"),
+                    pile=TOWER5 + ("B06",), rules=SAFE)
+    assert not turn(st, 0)
+    assert st[L.S_DRAW_N] == 1 and hand(st, 0) == ["B02", "B03", "B04"]
+
+
+def test_legality_checks():
+    st = make_state(hands={0: ["SWAP", "B01", "ADJUST"], 1: ["B02"]}, pile=())
+    assert not M.action_legal(st, 0, L.ADJUST, 0, 0, 0, 0)          # no tower
+    assert not M.action_legal(st, 0, L.REMOVE, 0, 0, 0, 0)          # not held
+    assert not M.action_legal(st, 0, L.SWAP, 0, C("B01"), -1, 0)    # target is me
+    assert not M.action_legal(st, 0, L.SWAP, 1, C("B01"), -1, 0)    # must give 2
+    assert M.action_legal(st, 0, L.SWAP, 1, C("B01"), C("ADJUST"), 0)
+    assert not M.action_legal(st, 0, L.SWAP, 1, C("B01"), C("B01"), 0)
+    assert not M.action_legal(st, 0, L.SWAP, 1, C("B01"), C("ADJUST"), 1)  # not as a second
+    assert M.block_legal(st, 0, C("B01"), 1000) and not M.block_legal(st, 0, C("B01"), 1001)
+    assert not M.block_legal(st, 0, C("B02"), 0) and not M.block_legal(st, 0, C("ADJUST"), 0)
+    st = make_state(hands={0: ["ADJUST", "B01"]}, pile=("B05",))
+    assert M.action_legal(st, 0, L.ADJUST, 2000, 0, 0, 0)
+    assert not M.action_legal(st, 0, L.ADJUST, 2001, 0, 0, 0)
+
+
+# ---------------------------------------------------------------- the collapse model
+
+
+def expected_p(rules, h, u, pts, skill=0.0, m=1.0, x=0.0):
+    d = rules["difficulty"][pts - 1]
+    H = rules["base"] * math.exp(rules["a_h"] * (h - 1) + rules["a_u"] * u + d - skill) * m
+    H *= 1 + rules["risk_of_style"] * x
+    return 1 - math.exp(-H)
+
+
+def test_collapse_probability_matches_the_formula_chi_square():
+    over = {"base": "0.03", "a_h": "0.2", "a_u": "0.6", "skill": "0,0.5"}
+    rules = GAME.resolve_rules(over, 2)
+    n = 20_000
+    cases = []
+    for h in range(1, 15):
+        pts = 1 + h % 3
+        seat = h % 2
+        x = 1000 if h % 4 == 0 else 0
+        anywhere = h % 5 == 0
+        cases.append((h, pts, seat, x, anywhere))
+    obs, us = [], []
+    for h, pts, seat, x, anywhere in cases:
+        # 1-point blocks B01..B08, then 2-point blocks B09..
+        tower = tuple(f"B{k + 1:02d}" for k in range(h))
+        st = make_state(players=2, pile=tower, rules=over, seed=100 + h)
+        if anywhere:
+            st[L.S_ANY] = 1
+        c = {1: C("B08"), 2: C("B15"), 3: C("B20")}[pts]
+        obs.append(MD.fall_count(st, seat, c, x, n))
+        us.append(u_of(st))
+    obs = np.array(obs, float)
+
+    def chi2_sf(r):
+        p = np.array([expected_p(r, h, u, pts, r["skill"][seat], 0.5 if anywhere else 1.0, x / 1000)
+                      for (h, pts, seat, x, anywhere), u in zip(cases, us)])
+        chi2 = (((obs - n * p) ** 2) / (n * p * (1 - p))).sum()
+        return stats.chi2.sf(chi2, len(p))
+
+    assert chi2_sf(rules) > 1e-3, obs / n
+    # the test can fail: a 10% error in a_h, or a forgotten style factor, is detected
+    assert chi2_sf({**rules, "a_h": 0.22}) < 1e-6
+    assert chi2_sf({**rules, "risk_of_style": 0.0}) < 1e-6
+
+
+def test_heights_of_careful_towers_median_ten_to_eleven():
+    st = make_state()
+    out = np.zeros((4000, 2 + L.MAXB), np.int64)
+    MD.sample_towers(st, out, 0, 0)
+    h = out[:, 0]
+    assert 9 <= np.median(h) <= 11                      # the rules page: "about 10-11 blocks"
+    assert (out[:, 1] == 1).mean() > 0.99
+
+
+# ---------------------------------------------------------------- reference choices
+
+
+def test_reference_block_choice_and_style():
+    st = make_state(hands={0: ["B01", "B12", "B18"]}, pile=("B02", "B03"))
+    assert S.reference_block(st, 0, P0) == (C("B18"), 0)          # h < 3: highest code
+    st = make_state(hands={0: ["B01", "B12", "B18"]}, pile=("B02", "B03", "B04"))
+    # h = 3: lowest code; H0 = 0.01 e^(0.36 + 0.5*0.3) = 0.0167 <= 0.03: sabotage
+    assert S.reference_block(st, 0, P0) == (C("B01"), 1000)
+    st = make_state(hands={0: ["B01", "B12", "B18"]}, pile=TOWER5 + ("B06", "B07"))
+    # h = 7: H0 = 0.01 e^(1.08 + 0.35) = 0.0418 > 0.03: careful
+    assert S.reference_block(st, 0, P0) == (C("B01"), 0)
+    st[L.S_ANY] = 1                                                # m = 0.5: 0.0209
+    assert S.reference_block(st, 0, P0) == (C("B01"), 1000)
+
+
+def test_reference_action_order():
+    ref = S.reference_action
+    st = make_state(hands={0: ["ADJUST", "ANYWHERE", "REMOVE", "B01"]}, pile=TOWER5[:2], styles={1: 1})
+    assert ref(st, 0, P0) == (L.ADJUST, 0, 0, 0)                   # sabotaged top
+    st = make_state(hands={0: ["ADJUST", "ANYWHERE", "REMOVE", "B01"]}, pile=TOWER5[:2])
+    assert ref(st, 0, P0)[0] == L.NO_ACTION                         # not sabotaged, h < 6
+    st = make_state(hands={0: ["ADJUST", "ANYWHERE", "REMOVE", "B01"]}, pile=TOWER5 + ("B06",))
+    assert ref(st, 0, P0)[0] == L.ANYWHERE
+    st = make_state(hands={0: ["REMOVE", "B01"]}, pile=TOWER5 + ("B06", "B07"))
+    assert ref(st, 0, P0)[0] == L.NO_ACTION                         # h = 7 < 8
+    st = make_state(hands={0: ["REMOVE", "B01"]}, pile=TOWER5 + ("B06", "B07", "B08"))
+    assert ref(st, 0, P0)[0] == L.REMOVE
+
+
+def test_reference_swap_conditions_and_cards_given():
+    ref = S.reference_action
+    hands = {0: ["SWAP", "ADJUST", "B12", "B18"], 1: ["B01"]}
+    st = make_state(hands=hands, pile=TOWER5[:4])
+    assert ref(st, 0, P0) == (L.SWAP, 1, C("B18"), C("B12"))       # highest-code blocks first
+    st = make_state(hands={0: ["SWAP", "ADJUST", "REMOVE", "B12"], 1: ["B01"]}, pile=TOWER5[:4])
+    assert ref(st, 0, P0) == (L.SWAP, 1, C("B12"), C("ADJUST"))    # then lowest-code actions
+    st = make_state(hands={0: ["SWAP", "B12", "B18"], 3: ["B01"]}, pile=TOWER5[:4], rnd=1)
+    assert ref(st, 0, P0) == (L.SWAP, 3, C("B18"), C("B12"))       # next player, direction -1
+    for h, hs in ((3, {0: ["SWAP", "B12"], 1: ["B01"]}),            # h < 4
+                  (4, {0: ["SWAP", "B02", "B12"], 1: ["B01"]}),     # holds a 1-point block
+                  (4, {0: ["SWAP", "B12"], 1: []}),                 # next player's hand empty
+                  (4, {0: ["SWAP"], 1: ["B01"]})):                  # nothing else to give
+        st = make_state(hands=hs, pile=TOWER5[:h])
+        assert ref(st, 0, P0)[0] == L.NO_ACTION, (h, hs)
+
+
+def test_strategies_make_their_named_choices():
+    st = make_state(hands={0: ["B01", "B12", "B18"]}, pile=TOWER5 + ("B06",))
+    careful = GAME.strategies["careful"].row()
+    assert S.careful_block(st, 0, careful) == (C("B01"), 0)
+    sab = GAME.strategies["saboteur"].row()
+    # h = 6 >= late_height 5: the hardest block; the pile holds 6 < rich_pile 8 points: careful
+    assert S.saboteur_block(st, 0, sab) == (C("B18"), 0)
+    st = make_state(hands={0: ["B01", "B12", "B18"]}, pile=("B13", "B14", "B15", "B16"))
+    assert S.saboteur_block(st, 0, sab) == (C("B01"), 1000)        # rich pile, early: easy block
+    tac = GAME.strategies["tactician"].row()
+    st = make_state(hands={0: ["REMOVE", "B12"]}, pile=TOWER5 + ("B06", "B07", "B08", "B09", "B10"),
+                    rules={"base": 0.03})
+    assert S.tactician_action(st, 0, tac)[0] == L.REMOVE
+    st = make_state(hands={0: ["REMOVE", "B12"]}, pile=TOWER5[:3])
+    assert S.tactician_action(st, 0, tac)[0] == L.NO_ACTION
+    st = make_state(hands={0: ["SWAP", "B12"], 1: ["B01"], 2: ["B02", "B03", "B04"], 3: []},
+                    pile=TOWER5[:2])
+    assert S.tactician_action(st, 0, tac) == (L.SWAP, 2, C("B12"), -1)   # the biggest hand
