@@ -68,7 +68,16 @@ HEADLINE = {
     "skyscraper": {"games": 1_000_000, "quick_games": 100_000, "players": 2,
                    "strategies": "reference", "min_games_per_second": 200_000,
                    "max_wall_s": 8.0},
+    "smokestack": {"games": 1_000_000, "quick_games": 100_000, "players": 4,
+                   "strategies": "reference", "min_games_per_second": 200_000, "max_wall_s": None},
+    "five_towers": {"games": 1_000_000, "quick_games": 100_000, "players": 3,
+                    "strategies": "reference", "min_games_per_second": 40_000, "max_wall_s": None},
+    "three_up": {"games": 1_000_000, "quick_games": 100_000, "players": 4,
+                 "strategies": "reference", "min_games_per_second": 150_000, "max_wall_s": None},
+    "block_tower": {"games": 1_000_000, "quick_games": 100_000, "players": 4,
+                    "strategies": "reference", "min_games_per_second": 200_000, "max_wall_s": None},
 }
+HUGE = (100_000, 10_000_000)  # --huge: peak memory of a 10^7-game run against a 10^5-game run
 
 
 # --------------------------------------------------------------------------- running
@@ -191,6 +200,7 @@ class GamePlan:
     strategies: str
     jobs: int | None
     targets: dict = field(default_factory=dict)
+    huge: bool = False
 
 
 def plan_for(game_id: str, args) -> GamePlan:
@@ -206,9 +216,9 @@ def plan_for(game_id: str, args) -> GamePlan:
     if head and players == head["players"] and strategies == head["strategies"] and args.jobs is None:
         if games >= head["quick_games"]:  # smaller runs are dominated by start-up costs
             targets["min_games_per_second"] = head["min_games_per_second"]
-        if games == head["games"]:
+        if games == head["games"] and head["max_wall_s"]:
             targets["max_wall_s"] = head["max_wall_s"]
-    return GamePlan(game_id, games, players, strategies, args.jobs, targets)
+    return GamePlan(game_id, games, players, strategies, args.jobs, targets, args.huge)
 
 
 def bench_game(p: GamePlan, log) -> dict:
@@ -254,6 +264,14 @@ def bench_game(p: GamePlan, log) -> dict:
         folders_cached = sorted(x.name for x in Path(cache_dir).iterdir())
     finally:
         shutil.rmtree(cache_dir, ignore_errors=True)
+
+    if p.huge:  # flat memory at scale: 10^7 games against 10^5
+        log(f"[{p.game}] memory at {HUGE[0]:,} and {HUGE[1]:,} games (--huge)")
+        a, b = go("huge_small", sim(HUGE[0])), go("huge_large", sim(HUGE[1]))
+        res["huge"] = {"small": a.brief(), "large": b.brief(), "ratio": None}
+        if a.ok and b.ok and a.maxrss_mib and b.maxrss_mib:
+            res["huge"]["ratio"] = round(b.maxrss_mib / a.maxrss_mib, 3)
+            res["huge"]["pass"] = b.maxrss_mib <= 1.10 * a.maxrss_mib
 
     hash_after = _source_hash()
     res["sources_changed"] = hash_before != hash_after
@@ -457,6 +475,13 @@ def render(report: dict) -> str:
                      f"{mem['large']['games']:,} games {fmt_mib(mem['large']['peak_rss_mib'])}  |  "
                      f"ratio {mem['large']['games']:,}:{mem['small']['games']:,} = "
                      + ("n/a" if mem["ratio_large_to_small"] is None else f"{mem['ratio_large_to_small']:.2f}")))
+        if "huge" in g:
+            h = g["huge"]
+            rows.append(("memory at scale (peak RSS)",
+                         f"{HUGE[0]:,} games {fmt_mib(h['small']['peak_rss_mib'])}  |  {HUGE[1]:,} games "
+                         f"{fmt_mib(h['large']['peak_rss_mib'])} ({fmt_rate(h['large'].get('games_per_second'))})  |  "
+                         + ("ratio n/a" if h["ratio"] is None else
+                            f"ratio {h['ratio']:.3f}: {'PASS' if h['pass'] else 'FAIL'} (<= 1.10)")))
         cp = g["compile"]
         rows.append((f"cold compile ({cp['games']} games)",
                      f"{fmt_s(cp['cold_wall_s'])}  whole command, empty cache folder"))
@@ -508,6 +533,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strategies", default=None, help="--strategies for simulate (default: reference)")
     ap.add_argument("--jobs", type=int, default=None, help="--jobs for simulate (default: all cores)")
     ap.add_argument("--quick", action="store_true", help=f"headline run of {QUICK_GAMES:,} games")
+    ap.add_argument("--huge", action="store_true",
+                    help=f"also measure peak memory at {HUGE[1]:,} games against {HUGE[0]:,} (flat-memory check)")
     ap.add_argument("--json", action="store_true",
                     help="print one JSON object on stdout (the table goes to stderr)")
     args = ap.parse_args(argv)
