@@ -399,6 +399,58 @@ def sweep(game: str = typer.Argument(..., help="Game id."),
 
 
 @app.command()
+def optimize(game: str = typer.Argument(..., help="Game id."),
+             strategy: str = typer.Option(..., "--strategy", help="The strategy whose parameters are searched."),
+             against: str = typer.Option(..., "--against", help="The field: strategies filling the other "
+                                         "seats, comma-separated (repeated as needed)."),
+             n_games: int = typer.Option(2000, "--games", "-n", help="Games per candidate (the same for all)."),
+             budget: int = typer.Option(40, "--budget", help="How many candidate parameter sets may be evaluated."),
+             players: Optional[int] = PlayersOpt, seed: int = SeedOpt, jobs: Optional[int] = JobsOpt,
+             sets: Optional[List[str]] = SetOpt,
+             fresh_games: Optional[int] = typer.Option(None, "--fresh-games", help="Games for the unbiased "
+                                                       "re-evaluation on fresh seeds (default 4 x --games)."),
+             vary: Optional[List[str]] = typer.Option(None, "--vary", help="KEY=V1,V2: replay the tuned and "
+                                                      "default parameters under each rule variant."),
+             out: Optional[str] = typer.Option(None, "--out", "-o", help="Write the report section here "
+                                               "(index.html, report.md, optimize.json, evaluations.csv)."),
+             as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+             quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines.")):
+    """Search a strategy's parameters (differential evolution, common random numbers) for the
+    highest win rate against a field; re-check the winner on fresh seeds."""
+    import shlex
+
+    from analysis.optimize import optimize as run_opt
+    from analysis.optimize import render_text
+
+    def note(i, w, best):
+        if not (quiet or as_json):
+            print(f"\r  candidate {i}/{budget}: {100 * w:.1f}% (best {100 * best:.1f}%)", end="",
+                  file=sys.stderr, flush=True)
+
+    r = run_opt(game, strategy, against, games=n_games, budget=budget, players=players, seed=seed,
+                sets=sets, jobs=jobs, fresh_games=fresh_games, vary=vary, progress=note)
+    if not (quiet or as_json):
+        print(file=sys.stderr)
+    if out:
+        from analysis.optimize_report import write
+
+        args = ["cardlab", "optimize", game, "--strategy", strategy, "--against", against, "--games",
+                str(n_games), "--budget", str(budget), "--players", str(r.players), "--seed", str(seed)]
+        args += [a for kv in sets or [] for a in ("--set", kv)] + [a for kv in vary or [] for a in ("--vary", kv)]
+        args += ["--fresh-games", str(r.fresh_games), "--out", out]
+        try:
+            write(r, shlex.join(args), out)
+        except OSError as e:
+            raise InputError(f"cannot write the optimize report into {out!r}: {e.strerror}") from None
+    if as_json:
+        print(json.dumps(r.to_json()))
+    else:
+        print(render_text(r))
+        if out:
+            print(f"\nwrote {out}/index.html")
+
+
+@app.command()
 def calibrate(game: str = typer.Argument(..., help="Game id (only block_tower has a collapse model)."),
               heights: str = typer.Option(..., "--heights", help="CSV of observed towers: a 'height' "
                                           "column, optional 'fell' (0 = censored) and 'blocks' "
