@@ -144,8 +144,9 @@ def verdict_text(r: "OptResult") -> str:
     if d["lo"] > 0:
         tail = ": tuning makes it clearly stronger"
         if fb["ci"][0] > r.fair:
-            tail += (f", and it beats the field outright: what it leans on ({r.leans_on}) is likely "
-                     f"too strong in this game")
+            moved = ", ".join(f"{k} {r.default[k]:g} -> {v:g}" for k, v in r.best.items() if v != r.default[k])
+            tail += (f", and it beats the field outright: a dominant line of play exists ({r.strategy}: "
+                     f"{r.leans_on}; tuning moved {moved}); check whether what it exploits is too strong")
         elif fb["ci"][1] < r.fair:
             tail += ", though it still loses to the field: no degenerate strategy found along these parameters"
         return head[0].upper() + head[1:] + tail + "."

@@ -375,8 +375,9 @@ def verdict_line(label: str, cmp: pd.DataFrame, base_row: dict, row: dict, unit:
     if m is not None and base_row["mean_length"] > 0:
         rel, half = m["diff"] / base_row["mean_length"], (m["hi"] - m["lo"]) / 2 / base_row["mean_length"]
         if m["significant"]:
-            parts.append(f"{'cuts' if rel < 0 else 'raises'} mean length by {abs(100 * rel):.0f}% ± "
-                         f"{100 * half:.0f}% ({base_row['mean_length']:.1f} -> {row['mean_length']:.1f} {unit})")
+            nd = 1 if 100 * half < 1 else 0
+            parts.append(f"{'cuts' if rel < 0 else 'raises'} mean length by {abs(100 * rel):.{nd}f}% ± "
+                         f"{100 * half:.{nd}f}% ({base_row['mean_length']:.1f} -> {row['mean_length']:.1f} {unit})")
         else:
             parts.append(f"leaves mean length unchanged within ±{100 * half:.1f}%")
     f = by.get("first_player_advantage")

@@ -12,6 +12,10 @@ with a fixed game count and seed, from the repository root:
         --tournament-games 5000 --out reports/smokestack
     cardlab report five_towers --games 1000000 --players 3 --seed 1 --tournament all \
         --tournament-games 5000 --out reports/five_towers
+    (and the same for three_up and block_tower, 4 players)
+
+the strategy-search examples in ``reports/optimize/`` (``cardlab optimize ... --out``) and
+the sweep example in ``reports/sweeps/`` (``cardlab sweep ... --report``).
 
 Results depend only on the seed, the game count, the rules and the strategies, so the
 numbers, tables and figures come out identical on every machine; only the timing fields
@@ -32,6 +36,19 @@ EXAMPLES = [
     ("skyscraper", 1_000_000, 2, 1, "reports/skyscraper"),
     ("smokestack", 1_000_000, 4, 1, "reports/smokestack"),
     ("five_towers", 1_000_000, 3, 1, "reports/five_towers"),
+    ("three_up", 1_000_000, 4, 1, "reports/three_up"),
+    ("block_tower", 1_000_000, 4, 1, "reports/block_tower"),
+]
+
+# strategy-search examples: (game, strategy, field, players, games, budget, folder)
+OPTIMIZE = [
+    ("skyscraper", "aggressive", "reference", 2, 4000, 60, "reports/optimize/skyscraper_aggressive"),
+    ("five_towers", "capper", "reference", 3, 3000, 40, "reports/optimize/five_towers_capper"),
+]
+
+# sweep examples: (game, [--vary ...], games, folder)
+SWEEPS = [
+    ("skyscraper", ["floors_to_win=4,5", "players=2,3,4"], 100_000, "reports/sweeps/skyscraper_floors"),
 ]
 
 
@@ -50,6 +67,25 @@ def main() -> int:
             cmd += ["--jobs", str(args.jobs)]
         print("running:", " ".join(cmd[2:]), flush=True)
         rc = subprocess.run(cmd, cwd=ROOT).returncode
+        if rc:
+            return rc
+    for game, vary, games, out in SWEEPS:
+        if args.game and game not in args.game:
+            continue
+        cmd = [sys.executable, "-m", "cardlab.cli", "sweep", game, *[a for v in vary for a in ("--vary", v)],
+               "--games", str(games), "--seed", "1", "--out", out, "--report", "--quiet"]
+        print("running:", " ".join(cmd[2:]), flush=True)
+        rc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL).returncode
+        if rc:
+            return rc
+    for game, strat, field, players, games, budget, out in OPTIMIZE:
+        if args.game and game not in args.game:
+            continue
+        cmd = [sys.executable, "-m", "cardlab.cli", "optimize", game, "--strategy", strat, "--against", field,
+               "--players", str(players), "--games", str(games), "--budget", str(budget), "--seed", "1",
+               "--out", out, "--quiet"]
+        print("running:", " ".join(cmd[2:]), flush=True)
+        rc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL).returncode
         if rc:
             return rc
     return 0
