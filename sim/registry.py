@@ -9,6 +9,9 @@ from sim.game import Game
 GAME_MODULES = {
     "skyscraper": "sim.skyscraper",
     "smokestack": "sim.smokestack",
+    "five_towers": "sim.five_towers",
+    "three_up": "sim.three_up",
+    "block_tower": "sim.block_tower",
 }
 
 

@@ -1,0 +1,178 @@
+"""3UP 3DOWN (game id ``three_up``): knobs, rule vector, card types and trace decoding.
+
+Rules: ``docs/rules/three_up.md`` (our page, with the decisions we took) and
+``../shared/rules/three_up.md``.  The compiled game is in ``kernel.py`` (loop) and
+``moves.py`` (rules); the numbers it shares with strategies are in ``layout.py``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.errors import InputError
+from sim.game import Game
+from sim.knobs import Knob
+from sim.three_up import layout as L
+
+
+def _count(name, meaning):
+    return Knob(name, "int", -1, meaning + " (-1: the deck preset's count)", -1, 12)
+
+
+class ThreeUp(Game):
+    id = "three_up"
+    title = "3UP 3DOWN: shed hand, up and blind down cards onto an equal-or-higher pile"
+    min_players = 2
+    max_players = L.MAXP
+    default_players = 4
+    length_unit = "turns"
+    end_names = L.END_NAMES
+    event_names = L.EVENT_NAMES
+    tally = L.TALLY
+    kernel_module = "sim.three_up.kernel"
+    strategy_module = "strategies.three_up"
+    row_width = 3 + L.MAXP
+    score_name = "cards_left"
+    seat0_role = "the first player"
+    precompile = ("sim.record:record_game", "sim.three_up.moves:discard",
+                  "sim.three_up.moves:discard_legal", "strategies.three_up:clearer_discard",
+                  "strategies.three_up:dumper_discard", "strategies.three_up:lowest_discard",
+                  "strategies.three_up:random_discard")
+    # the two decks on the same seeds
+    report_variants = (("deck", "seed74"), ("deck", "published84"))
+    knobs = (
+        Knob("deck", "choice", "seed74", "deck preset: seed74 (the seed text's 74 cards: 6 of each "
+             "number, 6 CLR, 6 CLR1, 2 CLR2) or published84 (7 of each number, 7 CLR, 6 CLR1, "
+             "1 CLR2)", choices=tuple(L.PRESETS)),
+        Knob("max_number", "int", 10, "number cards run 1..max_number", 1, L.MAXN),
+        _count("copies", "copies of each number card"),
+        _count("clear_copies", "Clear cards"),
+        _count("clear1_copies", "Clear +1 cards"),
+        _count("clear2_copies", "Clear +2 cards (all green)"),
+        Knob("clear_run", "int", 3, "equal numbers in a row on top of the pile (one player's "
+             "multiple or several players') that clear it", 2, 100),
+        Knob("equal_is_legal", "bool", True, "a number equal to the top card may be played "
+             "(false: strictly higher)"),
+        Knob("must_play_if_able", "bool", True, "a player with a legal discard must make one "
+             "(false: a strategy may pick up a non-empty pile instead)"),
+        Knob("draw_after_pickup", "bool", False, "a turn that ends with a pick-up still draws "
+             "back up to 3 (false: the literal 'and the turn ends')"),
+        Knob("max_turns", "int", 1000, "turn cap (seat slots, pick-up-only turns included): the "
+             "game ends with no winner, counted unfinished", 1, 100_000),
+    )
+
+    def validate(self, rules: dict[str, Any], players: int) -> None:
+        counts = L.deck_counts(rules)
+        n = sum(counts.values())
+        if max(counts.values()) > L.MAXK:
+            raise InputError(f"at most {L.MAXK} cards of one face")
+        if n > L.MAXC:
+            raise InputError(f"deck of {n} cards is too large: at most {L.MAXC} "
+                             f"(lower copies or max_number)")
+        need = (L.NDOWN + L.NDEAL) * players
+        if need > n:
+            raise InputError(f"cannot deal {L.NDOWN} down cards and {L.NDEAL} cards to each of "
+                             f"{players} players ({need} cards) from a deck of {n}: add cards "
+                             f"or lower --players")
+
+    def rules_vector(self, rules: dict[str, Any], players: int) -> np.ndarray:
+        v = np.zeros(L.N_RULES, dtype=np.int64)  # the kernel copies it to st[S_RULES:]
+        cards = L.deck_cards(rules)
+        v[L.R_PLAYERS - L.S_RULES] = players
+        v[L.R_NCARDS - L.S_RULES] = len(cards)
+        v[L.R_MAXN - L.S_RULES] = int(rules["max_number"])
+        v[L.R_CLEAR_RUN - L.S_RULES] = int(rules["clear_run"])
+        v[L.R_EQUAL - L.S_RULES] = int(bool(rules["equal_is_legal"]))
+        v[L.R_MUST - L.S_RULES] = int(bool(rules["must_play_if_able"]))
+        v[L.R_DRAW_AFTER_PICKUP - L.S_RULES] = int(bool(rules["draw_after_pickup"]))
+        v[L.R_MAX_TURNS - L.S_RULES] = int(rules["max_turns"])
+        for i, (t, _) in enumerate(cards):
+            v[L.R_TYPE - L.S_RULES + i] = t
+        return v
+
+    def max_length(self, rules: dict[str, Any]) -> int:
+        return int(rules["max_turns"])
+
+    def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:
+        """Card power by face (numbers, CLR, CLR1, CLR2 present in the deck): colours
+        never matter for play."""
+        return [(t, L.face(t)) for t, n in sorted(L.deck_counts(rules).items()) if n > 0]
+
+    # ------------------------------------------------------------ traces
+    def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+        n = int(st[L.S_NEV])
+        cap = (len(st) - L.S_SIZE) // L.TRACE_ROW
+        buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
+        return n, buf[:, :L.EVW], buf[:, L.EVW:]
+
+    @staticmethod
+    def codes(snap: np.ndarray) -> list[str]:
+        """Card code (colour + face, e.g. ``R7``, ``GCLR2``) of every card id of the
+        deck in a snapshot (the rules it carries say which deck)."""
+        n = int(snap[L.R_NCARDS])
+        types = snap[L.R_TYPE:L.R_TYPE + n]
+        out = []
+        k = 0
+        for t in types:
+            t = int(t)
+            if t == L.T_CLR2:
+                out.append("G" + L.face(t))
+            else:
+                out.append(L.COLOURS[k % 3] + L.face(t))
+                k += 1
+        return out
+
+    def zones(self, snap: np.ndarray, players: int, code: list[str] | None = None) -> dict:
+        """Every zone of a state snapshot, cards as rule-page codes."""
+        code = code or self.codes(snap)
+
+        def cards(lo, n):
+            return [code[int(c)] for c in snap[lo:lo + n]]
+
+        nd = int(snap[L.S_DRAW_N])
+        return {
+            "draw": cards(L.S_DRAW, nd)[::-1],
+            "pile": cards(L.S_PILE, int(snap[L.S_PILE_N])),
+            "cleared": cards(L.S_GONE, int(snap[L.S_GONE_N])),
+            "hands": [[x for t in range(L.NT)
+                       for x in cards(L.S_HAND + (s * L.NT + t) * L.MAXK, int(snap[L.S_HCNT + s * L.NT + t]))]
+                      for s in range(players)],
+            "up": [cards(L.S_UP + s * L.NUP, int(snap[L.S_UP_N + s])) for s in range(players)],
+            "down": [cards(L.S_DOWN + s * L.NDOWN, int(snap[L.S_DOWN_N + s])) for s in range(players)],
+        }
+
+    def decode_trace(self, rules, players, st):
+        n, tev, tsnap = self.trace_arrays(st)
+        code = self.codes(st)
+        events = []
+        z = None
+        for i in range(n):
+            kind, player, turn, a, b, c, _d, _e, _f = (int(x) for x in tev[i])
+            before = z
+            z = self.zones(tsnap[i], players, code)
+            ev: dict[str, Any] = {"type": "event", "step": i, "turn": turn,
+                                  "player": None if player < 0 else player,
+                                  "action": L.EVENT_NAMES[kind]}
+            if kind == L.EV_DEAL:
+                ev.update(seat=a, to="down" if b else "hand",
+                          cards=z["down"][a] if b else z["hands"][a])
+            elif kind == L.EV_UP:
+                ev.update(up=[code[x] for x in (a, b, c)], hand=z["hands"][player])
+            elif kind == L.EV_PLAY:
+                ev.update(source="hand" if a == L.SRC_HAND else "up", number=L.face(b),
+                          cards=z["pile"][-c:])
+            elif kind == L.EV_DOWN:
+                ev.update(source="down", card=code[a], legal=bool(b))
+            elif kind == L.EV_CLEAR:
+                ev.update(by=L.WHY_NAMES[a], cards=z["cleared"][len(z["cleared"]) - b:])
+            elif kind == L.EV_PICKUP:
+                ev.update(cards=before["pile"], why=L.PICKUP_NAMES[b])
+            elif kind == L.EV_DRAW:
+                ev.update(card=code[a], optional=bool(b))
+            ev["state"] = z
+            events.append(ev)
+        return events
+
+
+GAME = ThreeUp()

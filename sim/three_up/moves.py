@@ -1,0 +1,315 @@
+"""3UP 3DOWN's rules as compiled helpers over the packed state ``st``.
+
+Reading order follows the rulebook: events, the deal and the up-card choice, what is
+legal, a discard (with the three-of-a-kind and Clear clears), the blind down card,
+picking up the pile and drawing.  Strategies read the state through the measures at
+the top; only the kernel changes it.
+
+A hand is a set of per-type stacks of card ids with their counts (``S_HCNT``, see
+layout.py); up cards are 3 slots plus counts per type (``S_UCNT``).  Legality and
+strategies read the counts only.
+"""
+from sim.jit import helper
+from sim.three_up.layout import (
+    EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW, EV_PICKUP, EV_PLAY, EV_UP, EVW, HAND, MAXK, NDEAL,
+    NDOWN, NT, NUP, R_EQUAL, R_MAXN, R_MUST, R_TYPE, R_CLEAR_RUN, S_DOWN, S_DOWN_N, S_DRAW,
+    S_DEALT, S_DRAW_N, S_EVC, S_GONE, S_GONE_N, S_HAND, S_HAND_N, S_HCNT, S_HELD, S_NEV, S_PILE,
+    S_PICK0, S_PICKC, S_PILE_N, S_PLAYED, S_RUN, S_SIZE, S_TOP, S_TURN, S_UCNT, S_UP, S_UP_N, SRC_HAND,
+    T_CLR, T_CLR1, T_CLR2, TRACE_ROW, WHY_CLR, WHY_RUN, ZONES_END,
+)
+
+# ---------------------------------------------------------------- measures
+
+
+@helper("int64(ST)")
+def first_legal(st):
+    """The lowest number type legal on the pile (0 on an empty pile)."""
+    top = st[S_TOP]
+    if top < 0:
+        return 0
+    return top if st[R_EQUAL] != 0 else top + 1
+
+
+@helper("boolean(ST, int64)")
+def number_legal(st, t):
+    """Whether number type t may go on the pile (equal or higher; anything on empty)."""
+    top = st[S_TOP]
+    return top < 0 or t > top or (t == top and st[R_EQUAL] != 0)
+
+
+@helper("int64(ST, int64)")
+def src_base(st, me):
+    """Offset of the per-type counts of the cards me discards from now: the hand, or
+    the up cards once the hand is empty (the kernel asks only then with an empty draw
+    pile)."""
+    if st[S_HAND_N + me] > 0:
+        return S_HCNT + me * NT
+    return S_UCNT + me * NT
+
+
+@helper("boolean(ST, int64)")
+def can_play(st, me):
+    """Whether me has a legal discard from its current source (hand, else up cards)."""
+    base = src_base(st, me)
+    if st[base + T_CLR] > 0 or st[base + T_CLR1] > 0 or st[base + T_CLR2] > 0:
+        return True
+    for t in range(first_legal(st), st[R_MAXN]):
+        if st[base + t] > 0:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- events (trace mode)
+
+
+@helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
+def write_event(st, kind, player, a, b, c, d, e, f):
+    """Trace mode: write event row i and a snapshot of every zone after it."""
+    i = st[S_NEV]
+    st[S_NEV] = i + 1
+    o = S_SIZE + i * TRACE_ROW
+    if o + TRACE_ROW > st.shape[0]:
+        return  # buffer full: the caller sees more events than room and replays bigger
+    st[o] = kind
+    st[o + 1] = player
+    st[o + 2] = st[S_TURN]
+    st[o + 3] = a
+    st[o + 4] = b
+    st[o + 5] = c
+    st[o + 6] = d
+    st[o + 7] = e
+    st[o + 8] = f
+    for z in range(ZONES_END):
+        st[o + EVW + z] = st[z]
+
+
+@helper("void(ST, int64, int64, int64, int64, int64)")
+def emit(st, kind, player, a, b, c):
+    """Count an event; in trace mode (st longer than S_SIZE) also record it."""
+    st[S_EVC + kind] += 1
+    if st.shape[0] > S_SIZE:
+        write_event(st, kind, player, a, b, c, 0, 0, 0)
+
+
+# ---------------------------------------------------------------- deal, hands, draws
+
+
+@helper("void(ST, int64, int64)")
+def hand_add(st, me, c):
+    """Card c goes into me's hand (on top of its type's stack)."""
+    t = st[R_TYPE + c]
+    o = me * NT + t
+    k = st[S_HCNT + o]
+    st[S_HAND + o * MAXK + k] = c
+    st[S_HCNT + o] = k + 1
+    st[S_HAND_N + me] += 1
+    st[S_HELD + o] = 1
+
+
+
+@helper("void(ST, int64, int64)")
+def deal(st, seat, down):
+    """Deal seat its 3 down cards (down=1: unseen, not yet held) or its 6 cards for
+    the up/hand choice (down=0), off the top of the draw pile."""
+    n = st[S_DRAW_N]
+    if down != 0:
+        for i in range(NDOWN):
+            n -= 1
+            st[S_DOWN + seat * NDOWN + i] = st[S_DRAW + n]
+        st[S_DOWN_N + seat] = NDOWN
+        st[S_DRAW_N] = n
+        emit(st, EV_DEAL, -1, seat, 1, NDOWN)
+    else:
+        for i in range(NDEAL):
+            n -= 1
+            c = st[S_DRAW + n]
+            st[S_DEALT + seat * NDEAL + i] = c
+            hand_add(st, seat, c)
+        st[S_DRAW_N] = n
+        emit(st, EV_DEAL, -1, seat, 0, NDEAL)
+
+
+@helper("boolean(ST, int64, int64)")
+def up_legal(st, me, mask):
+    """An up-card choice is a mask of exactly 3 of the 6 dealt hand positions."""
+    if st[S_HAND_N + me] != NDEAL or mask < 0 or mask >= (1 << NDEAL):
+        return False
+    k = 0
+    for i in range(NDEAL):
+        k += (mask >> i) & 1
+    return k == NUP
+
+
+@helper("void(ST, int64, int64)")
+def choose_up(st, me, mask):
+    """Lay the dealt cards at the positions of mask (deal order, S_DEALT) face up; the
+    others stay in hand."""
+    u = 0
+    for i in range(NDEAL):
+        if (mask >> i) & 1:
+            c = st[S_DEALT + me * NDEAL + i]
+            st[S_UP + me * NUP + u] = c
+            u += 1
+            o = me * NT + st[R_TYPE + c]  # out of the hand: c is in its type's stack
+            b = S_HAND + o * MAXK
+            k = st[S_HCNT + o]
+            for j in range(k):
+                if st[b + j] == c:
+                    st[b + j] = st[b + k - 1]
+                    break
+            st[S_HCNT + o] = k - 1
+            st[S_UCNT + o] += 1
+    st[S_HAND_N + me] -= u
+    st[S_UP_N + me] = u
+    o = S_UP + me * NUP
+    emit(st, EV_UP, me, st[o], st[o + 1], st[o + 2])
+
+
+@helper("void(ST, int64, int64)")
+def draw_up(st, me, optional):
+    """Draw back up to 3 cards in hand while the draw pile lasts, one event per card
+    (optional=1: the optional draw before an extra discard of a Clear +1/+2)."""
+    n = st[S_DRAW_N]
+    h = st[S_HAND_N + me]
+    while n > 0 and h < HAND:
+        n -= 1
+        c = st[S_DRAW + n]
+        st[S_DRAW_N] = n
+        o = me * NT + st[R_TYPE + c]
+        k = st[S_HCNT + o]
+        st[S_HAND + o * MAXK + k] = c
+        st[S_HCNT + o] = k + 1
+        h += 1
+        st[S_HAND_N + me] = h
+        st[S_HELD + o] = 1
+        emit(st, EV_DRAW, me, c, optional, 0)
+
+
+# ---------------------------------------------------------------- the pile
+
+
+@helper("void(ST, int64, int64)")
+def clear_pile(st, me, why):
+    """The pile leaves the game (why: WHY_RUN, or the Clear card played)."""
+    pn = st[S_PILE_N]
+    g = st[S_GONE_N]
+    for i in range(pn):
+        st[S_GONE + g + i] = st[S_PILE + i]
+    st[S_GONE_N] = g + pn
+    st[S_PILE_N] = 0
+    st[S_TOP] = -1
+    st[S_RUN] = 0
+    emit(st, EV_CLEAR, me, why, pn, 0)
+
+
+@helper("void(ST, int64, int64)")
+def stack(st, t, n):
+    """n numbers of type t went on the pile: they extend or start the run on top."""
+    if t < T_CLR:
+        st[S_RUN] = st[S_RUN] + n if st[S_TOP] == t else n
+        st[S_TOP] = t
+
+
+@helper("void(ST, int64, int64)")
+def settle_pile(st, me, t):
+    """After a discard of type t (shown on the pile): a Clear clears the pile, and so do
+    clear_run equal numbers in a row on top."""
+    if t >= T_CLR:
+        clear_pile(st, me, WHY_CLR + t - T_CLR)
+    elif st[S_RUN] >= st[R_CLEAR_RUN]:
+        clear_pile(st, me, WHY_RUN)
+
+
+@helper("boolean(ST, int64, int64, int64, int64)")
+def discard_legal(st, me, kind, t, n):
+    """A discard answer: pick up (when no discard is legal, or by choice with
+    must_play_if_able=false and a pile to take), or n >= 1 cards of type t from the
+    current source: one Clear (legal on anything), or numbers legal on the pile."""
+    if kind == 0:  # A_PICKUP
+        if st[R_MUST] == 0 and st[S_PILE_N] > 0:
+            return True
+        return not can_play(st, me)
+    if kind != 1 or t < 0 or t >= NT or n < 1:
+        return False
+    base = S_HCNT + me * NT if st[S_HAND_N + me] > 0 else S_UCNT + me * NT
+    if n > st[base + t]:
+        return False
+    if t >= T_CLR:
+        return n == 1
+    top = st[S_TOP]
+    return top < 0 or t > top or (t == top and st[R_EQUAL] != 0)
+
+
+@helper("void(ST, int64, int64, int64, int64)")
+def discard(st, me, src, t, n):
+    """Discard n cards of type t from the hand (src=SRC_HAND: the top n of its type's
+    stack) or the up cards onto the pile, then clear it if they clear it."""
+    pn = st[S_PILE_N]
+    if src == SRC_HAND:
+        o = me * NT + t
+        k = st[S_HCNT + o] - n
+        b = S_HAND + o * MAXK + k
+        for i in range(n):
+            st[S_PILE + pn + i] = st[b + i]
+        pn += n
+        st[S_HCNT + o] = k
+        st[S_HAND_N + me] -= n
+    else:
+        base = S_UP + me * NUP
+        w = 0
+        k = 0
+        for i in range(st[S_UP_N + me]):
+            c = st[base + i]
+            if k < n and st[R_TYPE + c] == t:
+                st[S_PILE + pn] = c
+                pn += 1
+                k += 1
+            else:
+                st[base + w] = c
+                w += 1
+        st[S_UP_N + me] = w
+        st[S_UCNT + me * NT + t] -= n
+    st[S_PILE_N] = pn
+    st[S_PLAYED + me * NT + t] = 1
+    stack(st, t, n)
+    emit(st, EV_PLAY, me, src, t, n)
+    settle_pile(st, me, t)
+
+
+@helper("int64(ST, int64)")
+def play_down(st, me):
+    """Turn over me's last-dealt down card onto the pile.  Legal (a Clear, anything on
+    an empty pile, a number legal on the top): it is a discard and its type is returned.
+    Otherwise it stays on the pile for the pick-up that follows and -1 is returned."""
+    d = st[S_DOWN_N + me] - 1
+    c = st[S_DOWN + me * NDOWN + d]
+    st[S_DOWN_N + me] = d
+    t = st[R_TYPE + c]
+    st[S_HELD + me * NT + t] = 1
+    pn = st[S_PILE_N]
+    st[S_PILE + pn] = c
+    st[S_PILE_N] = pn + 1
+    ok = t >= T_CLR or number_legal(st, t)
+    if not ok:
+        emit(st, EV_DOWN, me, c, 0, 0)
+        return -1
+    st[S_PLAYED + me * NT + t] = 1
+    stack(st, t, 1)
+    emit(st, EV_DOWN, me, c, 1, 0)
+    settle_pile(st, me, t)
+    return t
+
+
+@helper("void(ST, int64, int64)")
+def pickup(st, me, why):
+    """me takes the whole pile into its hand (possibly an empty pile); why: P_*."""
+    pn = st[S_PILE_N]
+    for i in range(pn):
+        hand_add(st, me, st[S_PILE + i])
+    st[S_PILE_N] = 0
+    st[S_TOP] = -1
+    st[S_RUN] = 0
+    st[S_PICKC + why] += 1
+    if pn == 0:
+        st[S_PICK0] += 1
+    emit(st, EV_PICKUP, me, pn, why, 0)

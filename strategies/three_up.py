@@ -1,0 +1,299 @@
+"""3UP 3DOWN strategies.
+
+The kernel asks a seat's strategy three separate questions, each a compiled function
+taking ``(st, me, p)`` (``p``: the seat's parameter row, read by the names in its
+``Strategy`` entry below) and dispatched by strategy id in the ``ask_*`` functions at
+the bottom:
+
+- ``up``      -> a mask of 3 of the 6 dealt cards (hand positions 0..5) to lay face up;
+- ``draw``    -> 1 to draw back up to 3 before an extra discard owed by a Clear +1/+2
+  (asked only when the draw pile has cards and the hand fewer than 3);
+- ``discard`` -> (A_PLAY, type, count, 0) from the current source (the hand; the up
+  cards once hand and draw pile are empty) or (A_PICKUP, 0, 0, 0).  Down cards are
+  played blind by the kernel: no question.
+
+The kernel checks every answer for legality (with ``must_play_if_able`` a pick-up is
+legal only when no discard is), so a bug here is an error, never a silent cheat.  To add
+one: give it the next id and a branch in each ``ask_*``.
+"""
+from sim.jit import helper, inline
+from sim.rng import below
+from sim.three_up.layout import (
+    A_PICKUP, A_PLAY, NDEAL, NT, NUP, R_CLEAR_RUN, R_EQUAL, R_MAXN, R_MUST, R_TYPE, S_DEALT,
+    S_HAND_N, S_HCNT, S_PILE_N, S_RUN, S_TOP, S_UCNT, T_CLR, T_CLR1, T_CLR2,
+)
+from sim.three_up.moves import first_legal, src_base
+from strategies.base import Param, Strategy
+
+PICKUP = (A_PICKUP, 0, 0, 0)
+
+# ---------------------------------------------------------------- shared measures
+
+
+@helper("int64(ST, int64)")
+def highest_up(st, me):
+    """The reference up choice: the 3 dealt cards with the highest codes (CLR2 > CLR1 >
+    CLR > 10 > ... > 1), as positions in deal order (equal faces: the first dealt)."""
+    o = S_DEALT + me * NDEAL
+    mask = 0
+    for _ in range(NUP):
+        best = -1
+        bi = 0
+        for i in range(NDEAL):
+            t = st[R_TYPE + st[o + i]]
+            if not (mask >> i) & 1 and t > best:
+                best = t
+                bi = i
+        mask |= 1 << bi
+    return mask
+
+
+@helper("int64(ST, int64, int64)")
+def lowest_number(st, base, lo):
+    """The lowest number type >= lo with a card in the counts at base, or -1."""
+    for t in range(lo, st[R_MAXN]):
+        if st[base + t] > 0:
+            return t
+    return -1
+
+
+@helper("int64(ST, int64, int64)")
+def pick_clear(st, base, strong_first):
+    """A Clear type held in the counts at base: the strongest (Clear +2, +1, Clear) or,
+    with strong_first=0, the weakest first; -1 if none."""
+    if strong_first != 0:
+        if st[base + T_CLR2] > 0:
+            return T_CLR2
+        if st[base + T_CLR1] > 0:
+            return T_CLR1
+        if st[base + T_CLR] > 0:
+            return T_CLR
+        return -1
+    if st[base + T_CLR] > 0:
+        return T_CLR
+    if st[base + T_CLR1] > 0:
+        return T_CLR1
+    if st[base + T_CLR2] > 0:
+        return T_CLR2
+    return -1
+
+
+# ---------------------------------------------------------------- reference
+
+
+@helper("int64(ST, int64, PAR)")
+def reference_up(st, me, p):
+    return highest_up(st, me)
+
+
+@helper("int64(ST, int64, PAR)")
+def always_draw(st, me, p):
+    """The optional draw is always taken."""
+    return 1
+
+
+@helper("ACT(ST, int64, PAR)")
+def reference_discard(st, me, p):
+    """(a) the lowest legal number, all copies held in the source; (b) else one Clear:
+    Clear +2, else Clear +1, else Clear; (c) else pick up the pile."""
+    base = S_HCNT + me * NT if st[S_HAND_N + me] > 0 else S_UCNT + me * NT
+    top = st[S_TOP]
+    lo = 0 if top < 0 else top if st[R_EQUAL] != 0 else top + 1
+    for t in range(lo, st[R_MAXN]):
+        n = st[base + t]
+        if n > 0:
+            return (A_PLAY, t, n, 0)
+    if st[base + T_CLR2] > 0:
+        return (A_PLAY, T_CLR2, 1, 0)
+    if st[base + T_CLR1] > 0:
+        return (A_PLAY, T_CLR1, 1, 0)
+    if st[base + T_CLR] > 0:
+        return (A_PLAY, T_CLR, 1, 0)
+    return PICKUP
+
+
+# ---------------------------------------------------------------- random
+
+
+@helper("int64(ST, int64, PAR)")
+def random_up(st, me, p):
+    """Three of the six dealt cards, uniformly."""
+    mask = 0
+    k = 0
+    while k < NUP:
+        i = below(st, NDEAL)
+        if not (mask >> i) & 1:
+            mask |= 1 << i
+            k += 1
+    return mask
+
+
+@helper("int64(ST, int64, PAR)")
+def random_draw(st, me, p):
+    return below(st, 2)
+
+
+@helper("ACT(ST, int64, PAR)")
+def random_discard(st, me, p):
+    """Uniform over every legal discard (each legal number with 1..all copies held, each
+    Clear type held) and, when must_play_if_able=false and there is a pile, the pick-up."""
+    base = src_base(st, me)
+    lo = first_legal(st)
+    hi = st[R_MAXN]
+    n = 0
+    for t in range(lo, hi):
+        n += st[base + t]
+    for t in range(T_CLR, T_CLR2 + 1):
+        if st[base + t] > 0:
+            n += 1
+    if st[R_MUST] == 0 and st[S_PILE_N] > 0:
+        n += 1
+    if n == 0:
+        return PICKUP
+    r = below(st, n)
+    for t in range(lo, hi):
+        c = st[base + t]
+        if r < c:
+            return (A_PLAY, t, r + 1, 0)
+        r -= c
+    for t in range(T_CLR, T_CLR2 + 1):
+        if st[base + t] > 0:
+            if r == 0:
+                return (A_PLAY, t, 1, 0)
+            r -= 1
+    return PICKUP
+
+
+# ---------------------------------------------------------------- lowest
+
+
+@helper("ACT(ST, int64, PAR)")
+def lowest_discard(st, me, p):
+    """The lowest legal number (all copies, or one with all_copies=0); a Clear only when
+    it would otherwise pick up (the weakest first unless strong_first); with
+    must_play_if_able=false it picks up a pile of at most pickup_pile_max cards rather
+    than spend a Clear."""
+    base = src_base(st, me)
+    t = lowest_number(st, base, first_legal(st))
+    if t >= 0:
+        return (A_PLAY, t, st[base + t] if p[0] != 0 else 1, 0)
+    pn = st[S_PILE_N]
+    if st[R_MUST] == 0 and 0 < pn <= p[2]:
+        return PICKUP
+    t = pick_clear(st, base, 1 if p[1] != 0 else 0)
+    if t >= 0:
+        return (A_PLAY, t, 1, 0)
+    return PICKUP
+
+
+# ---------------------------------------------------------------- dumper
+
+
+@helper("ACT(ST, int64, PAR)")
+def dumper_discard(st, me, p):
+    """The legal number held in the most copies, all of them (ties to the lowest number,
+    or the highest with ties_high=1); else the strongest Clear; else pick up."""
+    base = src_base(st, me)
+    best = 0
+    bt = -1
+    high = p[0] != 0
+    for t in range(first_legal(st), st[R_MAXN]):
+        c = st[base + t]
+        if c > best or (high and c > 0 and c == best):
+            best = c
+            bt = t
+    if bt >= 0:
+        return (A_PLAY, bt, best, 0)
+    t = pick_clear(st, base, 1)
+    if t >= 0:
+        return (A_PLAY, t, 1, 0)
+    return PICKUP
+
+
+# ---------------------------------------------------------------- clearer
+
+
+@helper("ACT(ST, int64, PAR)")
+def clearer_discard(st, me, p):
+    """Keeps the pile small: (1) with use_runs, a multiple that clears by equal numbers
+    (the top number completing the run, else the lowest legal number held clear_run
+    times); (2) the strongest Clear once the pile holds clear_at cards; (3) the lowest
+    legal number, all copies; (4) the strongest Clear; (5) pick up."""
+    base = src_base(st, me)
+    lo = first_legal(st)
+    need = st[R_CLEAR_RUN]
+    if p[1] != 0:
+        top = st[S_TOP]
+        if top >= 0 and st[R_EQUAL] != 0 and st[base + top] > 0 and \
+                st[S_RUN] + st[base + top] >= need:
+            return (A_PLAY, top, st[base + top], 0)
+        for t in range(lo, st[R_MAXN]):
+            if st[base + t] >= need:
+                return (A_PLAY, t, st[base + t], 0)
+    if st[S_PILE_N] >= p[0]:
+        t = pick_clear(st, base, 1)
+        if t >= 0:
+            return (A_PLAY, t, 1, 0)
+    t = lowest_number(st, base, lo)
+    if t >= 0:
+        return (A_PLAY, t, st[base + t], 0)
+    t = pick_clear(st, base, 1)
+    if t >= 0:
+        return (A_PLAY, t, 1, 0)
+    return PICKUP
+
+
+# ---------------------------------------------------------------- registry and dispatch
+
+STRATEGIES = (
+    Strategy("reference", 0, "The exact reference strategy of shared/reference/three_up.md: "
+             "the 3 highest dealt cards face up; always takes the optional draw; the lowest "
+             "legal number with all its copies, else Clear +2 > Clear +1 > Clear, else picks up."),
+    Strategy("random", 1, "Uniform over the legal choices: 3 of the 6 dealt cards face up, "
+             "the optional draw yes/no, any legal discard (a number with 1..all copies held, "
+             "any Clear held; the pick-up too when must_play_if_able=false and there is a pile)."),
+    Strategy("lowest", 2, "Plays the lowest legal number and saves Clears for when it would "
+             "otherwise pick up (weakest Clear first); up cards and draws like reference.", (
+                 Param("all_copies", 1, 0, 1, "play every copy of the number (1) or a single card (0)", True),
+                 Param("strong_first", 0, 0, 1, "spend the strongest Clear first (1) or the weakest (0)", True),
+                 Param("pickup_pile_max", 0, 0, 128, "with must_play_if_able=false, pick up a pile of at "
+                       "most this many cards rather than spend a Clear", True),
+             )),
+    Strategy("dumper", 3, "Plays the largest multiple it can: the legal number held in the most "
+             "copies, all of them; Clears (strongest first) only when no number is legal; up "
+             "cards and draws like reference.", (
+                 Param("ties_high", 0, 0, 1, "on equal copies play the highest number (1) or the lowest (0)", True),
+             )),
+    Strategy("clearer", 4, "Keeps the pile small: completes three-of-a-kind clears whenever it "
+             "can, spends its strongest Clear once the pile is big, else plays like reference.", (
+                 Param("clear_at", 4, 1, 128, "spend a Clear (strongest first) once the pile holds this many cards", True),
+                 Param("use_runs", 1, 0, 1, "play multiples that clear the pile by equal numbers first", True),
+             )),
+)
+
+
+@inline
+def ask_up(sid, st, me, p):
+    if sid == 1:
+        return random_up(st, me, p)
+    return reference_up(st, me, p)
+
+
+@inline
+def ask_draw(sid, st, me, p):
+    if sid == 1:
+        return random_draw(st, me, p)
+    return always_draw(st, me, p)
+
+
+@inline
+def ask_discard(sid, st, me, p):
+    if sid == 0:
+        return reference_discard(st, me, p)
+    if sid == 1:
+        return random_discard(st, me, p)
+    if sid == 2:
+        return lowest_discard(st, me, p)
+    if sid == 3:
+        return dumper_discard(st, me, p)
+    return clearer_discard(st, me, p)

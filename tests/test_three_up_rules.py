@@ -1,0 +1,562 @@
+"""3UP 3DOWN rules on hand-built states: equal-or-higher play, multiples, the
+three-of-a-kind clear across players, Clear / Clear +1 / Clear +2 chains with their
+optional draws, pick-ups and the draw back up to 3, up cards then blind down cards, the
+win, the deck presets, and the strategies' choices.
+
+A state carries its own rules (st[S_RULES:]) and generator (st[0:4]); zones are given
+as faces ("7", "CLR1"), the draw pile top first, the pile bottom first, down cards in
+deal order (the last one is played first).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from sim.errors import InputError
+from sim.rng import seed_game
+from sim.three_up import GAME
+from sim.three_up import kernel as K
+from sim.three_up import layout as L
+from sim.three_up import moves as M
+from strategies import three_up as S
+
+T = L.type_of_face
+PLAY, PICK = L.A_PLAY, L.A_PICKUP
+
+
+def make_state(players=4, hands=None, up=None, down=None, pile=(), draw=(), rules=None,
+               capacity=0):
+    """A mid-game state; seats not named hold nothing."""
+    st = np.zeros(L.S_SIZE + capacity * L.TRACE_ROW, np.int64)
+    r = GAME.resolve_rules(rules or {}, players)
+    st[L.S_RULES:L.S_RULES + L.N_RULES] = GAME.rules_vector(r, players)
+    seed_game(st, 7, 0)
+    pool: dict[int, list[int]] = {}
+    for i, (t, _) in enumerate(L.deck_cards(r)):
+        pool.setdefault(t, []).append(i)
+
+    def take(f):
+        return pool[T(f)].pop(0)  # IndexError: the deck has no more of that face
+
+    st[L.S_WIN] = -1
+    for s, cards in (hands or {}).items():
+        for f in cards:
+            M.hand_add(st, s, take(f))
+    for s, cards in (up or {}).items():
+        for k, f in enumerate(cards):
+            c = take(f)
+            st[L.S_UP + s * L.NUP + k] = c
+            st[L.S_UCNT + s * L.NT + T(f)] += 1
+        st[L.S_UP_N + s] = len(cards)
+    for s, cards in (down or {}).items():
+        for k, f in enumerate(cards):
+            st[L.S_DOWN + s * L.NDOWN + k] = take(f)
+        st[L.S_DOWN_N + s] = len(cards)
+    for k, f in enumerate(pile):
+        st[L.S_PILE + k] = take(f)
+    st[L.S_PILE_N] = len(pile)
+    st[L.S_TOP] = T(pile[-1]) if pile else -1
+    run = 0
+    for f in reversed(pile):
+        if f != pile[-1]:
+            break
+        run += 1
+    st[L.S_RUN] = run
+    for k, f in enumerate(reversed(draw)):
+        st[L.S_DRAW + k] = take(f)
+    st[L.S_DRAW_N] = len(draw)
+    return st
+
+
+def faces(st, lo, n):
+    return [L.face(int(st[L.R_TYPE + c])) for c in st[lo:lo + n]]
+
+
+def hand(st, s):
+    """me's hand, type by type; the per-type stacks hold the right types and add up."""
+    out = []
+    for t in range(L.NT):
+        k = int(st[L.S_HCNT + s * L.NT + t])
+        cards = faces(st, L.S_HAND + (s * L.NT + t) * L.MAXK, k)
+        assert cards == [L.face(t)] * k
+        out += cards
+    assert len(out) == st[L.S_HAND_N + s]
+    return out
+
+
+def ups(st, s):
+    return sorted(faces(st, L.S_UP + s * L.NUP, int(st[L.S_UP_N + s])), key=T)
+
+
+def pile(st):
+    return faces(st, L.S_PILE, int(st[L.S_PILE_N]))
+
+
+def gone(st):
+    return faces(st, L.S_GONE, int(st[L.S_GONE_N]))
+
+
+def draw_pile(st):
+    return faces(st, L.S_DRAW, int(st[L.S_DRAW_N]))[::-1]
+
+
+def counts_match(st, players=4):
+    """The per-type counts agree with the card lists (hand and up)."""
+    for s in range(players):
+        hand(st, s)
+        u = Counter(T(f) for f in ups(st, s))
+        for t in range(L.NT):
+            assert st[L.S_UCNT + s * L.NT + t] == u[t]
+
+
+def arrays(name="reference", **over):
+    strat = GAME.strategies[name]
+    sids = np.full(L.MAXP, strat.id, np.int64)
+    params = np.zeros((L.MAXP, 8), np.float64)
+    for s in range(L.MAXP):
+        params[s] = strat.row(over)
+    return sids, params
+
+
+def events(st):
+    """(action, player, a, b, c) of every traced event."""
+    n, ev, _ = GAME.trace_arrays(st)
+    return [(L.EVENT_NAMES[int(e[0])], int(e[1]), int(e[3]), int(e[4]), int(e[5])) for e in ev[:n]]
+
+
+def actions(st):
+    return [e[0] for e in events(st)]
+
+
+def turn(st, me, name="reference", **over):
+    sids, params = arrays(name, **over)
+    K.play_turn(st, sids, params, me)
+
+
+P0 = np.zeros(8, np.float64)
+
+
+# ---------------------------------------------------------------- deck and knobs
+
+
+def test_deck_presets():
+    r = GAME.resolve_rules({}, 4)
+    cards = L.deck_cards(r)
+    assert len(cards) == 74
+    c = Counter(cards)
+    for col in "RBG":
+        for t in range(10):
+            assert c[(t, col)] == 2
+        assert c[(L.T_CLR, col)] == 2 and c[(L.T_CLR1, col)] == 2
+    assert c[(L.T_CLR2, "G")] == 2 and c[(L.T_CLR2, "R")] == 0 and c[(L.T_CLR2, "B")] == 0
+    r = GAME.resolve_rules({"deck": "published84"}, 4)
+    cards = L.deck_cards(r)
+    types = Counter(t for t, _ in cards)
+    assert len(cards) == 84
+    assert all(types[t] == 7 for t in range(10))
+    assert (types[L.T_CLR], types[L.T_CLR1], types[L.T_CLR2]) == (7, 6, 1)
+    cols = Counter(col for _, col in cards)
+    assert cols == {"R": 28, "B": 28, "G": 28}  # 83 cycled cards + the green Clear +2
+    assert all(Counter(col for t, col in cards if t == n) in
+               ({"R": 3, "B": 2, "G": 2}, {"R": 2, "B": 3, "G": 2}, {"R": 2, "B": 2, "G": 3})
+               for n in range(10))
+    assert [code for _, code in GAME.card_types(r)] == [str(n) for n in range(1, 11)] + ["CLR", "CLR1", "CLR2"]
+    # the counts are knobs too; no Clear +2 at all drops its card type
+    r = GAME.resolve_rules({"copies": "4", "max_number": "12", "clear2_copies": "0"}, 3)
+    assert len(L.deck_cards(r)) == 48 + 6 + 6
+    assert "CLR2" not in [code for _, code in GAME.card_types(r)]
+
+
+def test_codes_in_the_trace_alphabet():
+    st = make_state()
+    codes = GAME.codes(st)
+    assert len(codes) == 74 and Counter(codes)["R7"] == 2 and Counter(codes)["GCLR2"] == 2
+    assert all(code[0] in "RBG" for code in codes)
+
+
+@pytest.mark.parametrize("sets,players,needle", [
+    ({"copies": "1", "max_number": "4", "clear_copies": "0", "clear1_copies": "0",
+      "clear2_copies": "0"}, 2, "cannot deal"),
+    ({"deck": "published84"}, 6, None),
+    ({"copies": "12", "max_number": "15"}, 2, "too large"),
+])
+def test_impossible_decks(sets, players, needle):
+    if needle is None:
+        GAME.resolve_rules(sets, players)
+        return
+    with pytest.raises(InputError, match=needle):
+        GAME.resolve_rules(sets, players)
+
+
+# ---------------------------------------------------------------- what is legal
+
+
+def test_equal_or_higher_and_multiples():
+    st = make_state(hands={0: ["4", "5", "5", "7", "CLR", "CLR"]}, pile=["3", "5"])
+    legal = lambda t, n=1, kind=PLAY: M.discard_legal(st, 0, kind, T(t), n)
+    assert not legal("4")
+    assert legal("5") and legal("5", 2) and not legal("5", 3)
+    assert legal("7") and not legal("7", 2)
+    assert legal("CLR") and not legal("CLR", 2)   # one Clear per discard
+    assert not legal("9")                          # not held
+    assert not legal("5", 0)
+    assert not M.discard_legal(st, 0, PICK, 0, 0)  # must play when able
+    st[L.R_EQUAL] = 0
+    assert not legal("5") and legal("7")
+    st[L.S_PILE_N] = 0
+    st[L.S_TOP] = -1
+    assert legal("4") and legal("5", 2)            # anything goes on an empty pile
+
+
+def test_a_pick_up_is_legal_only_without_a_discard_unless_the_knob_allows():
+    st = make_state(hands={0: ["2", "3"]}, pile=["9"])
+    assert M.discard_legal(st, 0, PICK, 0, 0) and not M.can_play(st, 0)
+    st = make_state(hands={0: ["2", "CLR1"]}, pile=["9"])
+    assert M.can_play(st, 0) and not M.discard_legal(st, 0, PICK, 0, 0)
+    st = make_state(hands={0: ["2", "CLR1"]}, pile=["9"], rules={"must_play_if_able": False})
+    assert M.discard_legal(st, 0, PICK, 0, 0)
+    st = make_state(hands={0: ["2"]}, rules={"must_play_if_able": False})
+    assert not M.discard_legal(st, 0, PICK, 0, 0)  # nothing to pick up: play
+
+
+def test_a_strategy_may_pick_up_only_when_the_knob_allows():
+    # lowest with pickup_pile_max picks up a small pile rather than spend a Clear, but
+    # only with must_play_if_able=false
+    st = make_state(hands={0: ["2", "CLR"]}, pile=["9"], draw=["5"] * 3)
+    turn(st, 0, "lowest", pickup_pile_max=5)
+    assert hand(st, 0) == ["2", "5", "5"] and st[L.S_PICKC + L.P_CHOSEN] == 0
+    st = make_state(hands={0: ["2", "CLR"]}, pile=["9"], draw=["5"] * 3,
+                    rules={"must_play_if_able": False})
+    turn(st, 0, "lowest", pickup_pile_max=5)
+    assert hand(st, 0) == ["2", "9", "CLR"] and st[L.S_PICKC + L.P_CHOSEN] == 1
+
+
+# ---------------------------------------------------------------- clearing the pile
+
+
+def test_three_equal_numbers_from_different_players_clear_the_pile():
+    draw = ["9", "8", "7", "2", "2", "3"]
+    st = make_state(hands={1: ["6", "8", "9"], 2: ["6", "7", "9"], 3: ["6", "10", "10"],
+                           0: ["1", "1", "4"]}, pile=["4"], draw=draw)
+    turn(st, 1)
+    turn(st, 2)
+    assert pile(st) == ["4", "6", "6"] and st[L.S_RUN] == 2
+    turn(st, 3)
+    assert pile(st) == [] and sorted(gone(st), key=T) == ["4", "6", "6", "6"]
+    assert st[L.S_TOP] == -1 and st[L.S_RUN] == 0
+    assert st[L.S_EVC + L.EV_CLEAR] == 1
+    # the clearer's turn goes on to its draw; the next seat starts a new pile with anything
+    assert hand(st, 3) == ["7", "10", "10"]
+    turn(st, 0)
+    assert pile(st) == ["1", "1"]
+
+
+@pytest.mark.parametrize("pile_,play,n,cleared", [
+    (["6"], "6", 2, True),           # a multiple completes the run
+    ([], "6", 3, True),              # three at once on an empty pile
+    (["5", "6", "6"], "7", 2, False),  # a higher number starts a new run
+    (["6", "6"], "6", 3, True),      # five in a row clear too
+])
+def test_runs(pile_, play, n, cleared):
+    st = make_state(hands={0: [play] * n + ["2"]}, pile=pile_)
+    M.discard(st, 0, L.SRC_HAND, T(play), n)
+    assert (pile(st) == []) == cleared
+    if not cleared:
+        assert st[L.S_TOP] == T(play) and st[L.S_RUN] == n
+
+
+def test_clear_run_knob():
+    st = make_state(hands={0: ["6", "6", "6", "2"]}, rules={"clear_run": 4})
+    M.discard(st, 0, L.SRC_HAND, T("6"), 3)
+    assert pile(st) == ["6", "6", "6"] and st[L.S_RUN] == 3
+
+
+def test_a_plain_clear_removes_the_pile_and_the_turn_goes_on_to_the_draw():
+    st = make_state(hands={0: ["CLR", "2", "3"]}, pile=["5", "10"], draw=["7", "8"], capacity=40)
+    turn(st, 0)
+    assert actions(st) == ["play", "clear", "draw"]
+    assert sorted(gone(st), key=T) == ["5", "10", "CLR"] and pile(st) == []
+    assert hand(st, 0) == ["2", "3", "7"] and draw_pile(st) == ["8"]
+    assert events(st)[1][2] == L.WHY_CLR
+
+
+def test_clear_plus_one_extra_discard_with_the_optional_draw():
+    st = make_state(hands={0: ["CLR1", "2", "3"]}, pile=["10"], draw=["2", "8", "9", "4"],
+                    capacity=40)
+    turn(st, 0)
+    ev = events(st)
+    assert [e[0] for e in ev] == ["play", "clear", "draw", "play", "draw", "draw"]
+    assert ev[2][3] == 1 and ev[4][3] == 0 and ev[5][3] == 0  # only the first draw is optional
+    # after the optional draw the hand is 2, 2, 3: the extra discard dumps both 2s
+    assert pile(st) == ["2", "2"] and hand(st, 0) == ["3", "8", "9"]
+    assert st[L.S_TURN] == 1
+
+
+def test_the_optional_draw_can_be_declined():
+    # random declines about half the time: over seeds, both happen, and a declined draw
+    # leaves 2 cards before the extra discard
+    seen = set()
+    for seed in range(40):
+        st = make_state(hands={0: ["CLR1", "2", "3"]}, pile=["10"], draw=["2", "8", "9", "4"],
+                        capacity=40)
+        seed_game(st, seed, 0)
+        turn(st, 0, "random")
+        ev = events(st)
+        optional = [e for e in ev if e[0] == "draw" and e[3] == 1]
+        seen.add(len(optional))
+        assert [e[0] for e in ev[:2]] == ["play", "clear"]
+        assert ev[2][0] == "play" if not optional else ev[2] == optional[0]
+        counts_match(st)
+    assert seen == {0, 1}
+
+
+def test_clear_plus_two_draw_only_before_the_first_extra_discard():
+    st = make_state(hands={0: ["CLR2", "2", "5"]}, pile=["10"], draw=["7", "9", "9", "9"],
+                    capacity=40)
+    turn(st, 0)
+    ev = events(st)
+    assert [e[0] for e in ev] == ["play", "clear", "draw", "play", "play", "draw", "draw"]
+    assert [e[3] for e in ev if e[0] == "draw"] == [1, 0, 0]
+    assert pile(st) == ["2", "5"] and hand(st, 0) == ["7", "9", "9"]
+    assert events(st)[1][2] == L.WHY_CLR2
+
+
+def test_a_plain_clear_inside_a_chain_allows_no_draw():
+    # CLR2, draw 1 (a 4), dump the 4, then no draw before the second extra discard: the
+    # hand holds only Clears, so the second extra discard is a plain Clear
+    st = make_state(hands={0: ["CLR2", "CLR", "CLR"]}, pile=["10"],
+                    draw=["4", "7", "8", "9"], capacity=40)
+    turn(st, 0)
+    ev = events(st)
+    assert [e[0] for e in ev] == ["play", "clear", "draw", "play", "play", "clear",
+                                  "draw", "draw"]
+    assert [e[3] for e in ev if e[0] == "draw"] == [1, 0, 0]
+    assert hand(st, 0) == ["7", "8", "CLR"]
+
+
+def test_chains_add_up_owed_discards():
+    # CLR2 owes 2; a CLR1 inside owes 1 more; a plain Clear ends nothing: 4 discards,
+    # the last from the up cards once hand and draw pile are empty
+    st = make_state(hands={0: ["CLR2", "CLR1", "CLR"]}, up={0: ["3", "4", "4"]},
+                    down={0: ["9", "9", "9"]}, pile=["10"], capacity=40)
+    turn(st, 0)
+    plays = [e for e in events(st) if e[0] == "play"]
+    assert [(e[2], L.face(e[3]), e[4]) for e in plays] == [
+        (L.SRC_HAND, "CLR2", 1), (L.SRC_HAND, "CLR1", 1), (L.SRC_HAND, "CLR", 1), (L.SRC_UP, "3", 1)]
+    assert pile(st) == ["3"] and ups(st, 0) == ["4", "4"]
+
+
+def test_three_of_a_kind_grants_no_extra_discard():
+    st = make_state(hands={0: ["6", "6", "2"]}, pile=["6"], draw=["3", "3"], capacity=40)
+    turn(st, 0)
+    assert actions(st) == ["play", "clear", "draw", "draw"]
+    assert events(st)[1][2] == L.WHY_RUN and hand(st, 0) == ["2", "3", "3"]
+
+
+def test_empty_hand_while_the_draw_pile_lasts_picks_up():
+    # CLR2, optional draw of a 4: three 4s clear the pile and empty the hand; no draw is
+    # allowed before the second extra discard, so the seat picks up (an empty pile)
+    st = make_state(hands={0: ["CLR2", "4", "4"], 1: ["6", "7"]}, down={0: ["1"]},
+                    pile=["10"], draw=["4", "9", "9", "8"], capacity=40)
+    turn(st, 0)
+    ev = events(st)
+    assert [e[0] for e in ev] == ["play", "clear", "draw", "play", "clear", "pickup"]
+    assert ev[-1][2] == 0 and ev[-1][3] == L.P_EMPTY_HAND
+    assert hand(st, 0) == [] and draw_pile(st) == ["9", "9", "8"]   # no draw after it
+    turn(st, 1)
+    assert pile(st) == ["6"]
+    turn(st, 0)                                   # still an empty hand: picks up again
+    assert hand(st, 0) == ["6"] and st[L.S_PICKC + L.P_EMPTY_HAND] == 2
+
+
+# ---------------------------------------------------------------- pick-ups and drawing
+
+
+def test_pick_up_ends_the_turn_and_a_big_hand_draws_nothing():
+    st = make_state(hands={0: ["2"]}, pile=["5", "6", "7", "8"], draw=["3", "4", "9", "9"],
+                    capacity=40)
+    turn(st, 0)
+    assert actions(st) == ["pickup"] and hand(st, 0) == ["2", "5", "6", "7", "8"]
+    assert pile(st) == [] and st[L.S_TOP] == -1 and len(draw_pile(st)) == 4
+    turn(st, 0)          # plays its 2 on the empty pile; 4 cards left: no draw
+    assert pile(st) == ["2"] and len(hand(st, 0)) == 4 and len(draw_pile(st)) == 4
+    st[L.S_PILE_N] = 0
+    st[L.S_TOP] = -1
+    turn(st, 0)          # plays the 5: 3 left, still no draw
+    turn(st, 0)          # plays the 6: 2 left, draws back up to 3
+    assert hand(st, 0) == ["3", "7", "8"]
+    counts_match(st)
+
+
+def test_draw_after_pickup_knob():
+    st = make_state(hands={0: ["2"]}, pile=["9"], draw=["3", "4", "5"],
+                    rules={"draw_after_pickup": True})
+    turn(st, 0)
+    assert hand(st, 0) == ["2", "3", "9"]
+
+
+def test_the_draw_back_up_to_three_stops_when_the_draw_pile_is_empty():
+    st = make_state(hands={0: ["2", "5", "7"]}, pile=["4"], draw=["9"])
+    turn(st, 0)
+    assert hand(st, 0) == ["2", "7", "9"] and draw_pile(st) == []
+
+
+# ---------------------------------------------------------------- up and down cards
+
+
+def test_up_cards_are_unplayable_until_draw_pile_and_hand_are_empty():
+    # a hand card cannot go, an up 5 could: while the hand holds a card, pick up
+    st = make_state(hands={0: ["2"]}, up={0: ["5", "5", "9"]}, down={0: ["1", "1", "1"]},
+                    pile=["4"], draw=["3"])
+    assert not M.can_play(st, 0)
+    turn(st, 0)
+    assert hand(st, 0) == ["2", "4"] and ups(st, 0) == ["5", "5", "9"]
+    # hand empty but the draw pile lasts: still no up cards (the seat picks up)
+    st = make_state(hands={0: []}, up={0: ["5", "5", "9"]}, pile=["4"], draw=["3"])
+    turn(st, 0)
+    assert ups(st, 0) == ["5", "5", "9"] and hand(st, 0) == ["4"]
+    # hand and draw pile empty: both 5s go together, from the up cards
+    st = make_state(up={0: ["5", "5", "9"]}, down={0: ["1", "1", "1"]}, pile=["4"])
+    turn(st, 0)
+    assert pile(st) == ["4", "5", "5"] and ups(st, 0) == ["9"] and st[L.S_DOWN_N] == 3
+    counts_match(st)
+
+
+def test_no_up_card_fits_picks_up_and_the_hand_must_empty_again():
+    st = make_state(up={0: ["2", "3", "CLR1"]}, down={0: ["9", "9", "9"]}, pile=["4", "8"])
+    # reference: no legal number among the up cards; the Clear +1 is played, then its
+    # extra discard is the lowest up card on the empty pile
+    turn(st, 0)
+    assert ups(st, 0) == ["3"] and pile(st) == ["2"]
+    st = make_state(up={0: ["2", "3"]}, down={0: ["9", "9", "9"]}, pile=["8"])
+    turn(st, 0)
+    assert hand(st, 0) == ["8"] and ups(st, 0) == ["2", "3"]
+    st = make_state(hands={0: ["8"]}, up={0: ["2", "3"]}, down={0: ["9", "9", "9"]}, pile=["9"])
+    turn(st, 0)          # the hand's 8 cannot go on a 9: picks up again, up cards untouched
+    assert hand(st, 0) == ["8", "9"] and ups(st, 0) == ["2", "3"]
+
+
+def test_a_blind_down_card_that_fails_goes_on_the_pile_and_is_picked_up():
+    st = make_state(down={1: ["9", "2", "4"]}, pile=["3", "7"], capacity=40)
+    turn(st, 1)
+    ev = events(st)
+    assert [e[0] for e in ev] == ["down", "pickup"]
+    assert ev[0][3] == 0 and ev[1][2] == 3 and ev[1][3] == L.P_DOWN
+    assert hand(st, 1) == ["3", "4", "7"] and pile(st) == [] and st[L.S_DOWN_N + 1] == 2
+    assert st[L.S_PLAYED + 1 * L.NT + T("4")] == 0 and st[L.S_HELD + 1 * L.NT + T("4")] == 1
+
+
+def test_blind_down_cards_last_dealt_first():
+    st = make_state(down={1: ["9", "2", "8"]}, pile=["3", "7"])
+    turn(st, 1)
+    assert pile(st) == ["3", "7", "8"] and st[L.S_DOWN_N + 1] == 2
+    assert st[L.S_PLAYED + 1 * L.NT + T("8")] == 1
+
+
+def test_a_blind_clear_is_always_legal_and_its_extra_discard_is_the_next_down_card():
+    st = make_state(down={2: ["5", "9", "CLR1"]}, pile=["10"], capacity=40)
+    turn(st, 2)
+    assert [e[0] for e in events(st)] == ["down", "clear", "down"]
+    assert pile(st) == ["9"] and st[L.S_DOWN_N + 2] == 1 and st[L.S_WIN] == -1
+
+
+def test_win_mid_chain_and_game_end():
+    st = make_state(down={0: ["CLR1"]}, hands={1: ["5"]}, pile=["10"])
+    turn(st, 0)
+    assert st[L.S_WIN] == 0
+    st = make_state(hands={3: ["7", "7"]}, down={3: ["1"]}, pile=["6"])
+    turn(st, 3)
+    assert st[L.S_WIN] == -1  # a down card is still to play
+    st = make_state(hands={3: ["7", "7"]}, pile=["6"])
+    turn(st, 3)
+    assert st[L.S_WIN] == 3
+
+
+# ---------------------------------------------------------------- strategies
+
+
+def dealt(st, s=0):
+    """Record seat s's hand (6 cards, as built) as the six dealt, in that order."""
+    cards = [int(c) for t in range(L.NT)
+             for c in st[L.S_HAND + (s * L.NT + t) * L.MAXK:][:st[L.S_HCNT + s * L.NT + t]]]
+    st[L.S_DEALT + s * L.NDEAL:L.S_DEALT + (s + 1) * L.NDEAL] = cards
+    return [L.face(int(st[L.R_TYPE + c])) for c in cards]
+
+
+def test_reference_up_choice_takes_the_three_highest_codes():
+    st = make_state(hands={0: ["2", "CLR", "10", "5", "CLR2", "10"]})
+    assert dealt(st) == ["2", "5", "10", "10", "CLR", "CLR2"]
+    mask = S.reference_up(st, 0, P0)
+    assert mask == 0b110100  # the first 10, CLR, CLR2
+    assert M.up_legal(st, 0, mask)
+    M.choose_up(st, 0, mask)
+    assert ups(st, 0) == ["10", "CLR", "CLR2"] and hand(st, 0) == ["2", "5", "10"]
+    counts_match(st)
+    st = make_state(hands={0: ["7", "1", "9", "9", "2", "3"]})
+    dealt(st)
+    M.choose_up(st, 0, 0b011100)       # positions: 1 2 3 7 9 9
+    assert ups(st, 0) == ["3", "7", "9"] and hand(st, 0) == ["1", "2", "9"]
+    counts_match(st)
+    st = make_state(hands={0: ["1", "2", "3", "4", "5", "6"]})
+    assert not M.up_legal(st, 0, 0b000011) and not M.up_legal(st, 0, 0b1111)
+    assert not M.up_legal(st, 0, 1 << 6 | 3) and M.up_legal(st, 0, 0b101010)
+
+
+@pytest.mark.parametrize("hand_,pile_,answer", [
+    (["3", "6", "6", "9", "CLR2"], ["5"], (PLAY, "6", 2)),     # lowest legal, all copies
+    (["3", "5", "9"], ["5"], (PLAY, "5", 1)),                   # equal is legal
+    (["2", "2", "9"], [], (PLAY, "2", 2)),                      # empty pile: lowest held
+    (["2", "CLR", "CLR1", "CLR2"], ["10"], (PLAY, "CLR2", 1)),  # Clear +2 first
+    (["2", "CLR", "CLR1"], ["10"], (PLAY, "CLR1", 1)),
+    (["2", "CLR"], ["10"], (PLAY, "CLR", 1)),
+    (["2", "3"], ["10"], (PICK, None, 0)),
+])
+def test_reference_discard(hand_, pile_, answer):
+    st = make_state(hands={0: hand_}, pile=pile_)
+    kind, t, n, _ = S.reference_discard(st, 0, P0)
+    assert kind == answer[0]
+    if kind == PLAY:
+        assert (L.face(t), n) == answer[1:]
+        assert M.discard_legal(st, 0, kind, t, n)
+
+
+def test_reference_plays_from_the_up_cards_only_when_the_hand_is_empty():
+    st = make_state(hands={0: ["9"]}, up={0: ["6", "6", "7"]}, pile=["5"])
+    assert S.reference_discard(st, 0, P0)[1:3] == (T("9"), 1)
+    st = make_state(up={0: ["6", "6", "7"]}, pile=["5"])
+    assert S.reference_discard(st, 0, P0)[1:3] == (T("6"), 2)
+
+
+def test_lowest_dumper_clearer():
+    p = lambda name, **o: GAME.strategies[name].row(o)
+    st = make_state(hands={0: ["3", "6", "8", "8", "8", "CLR", "CLR2"]}, pile=["5", "5"])
+    assert S.lowest_discard(st, 0, p("lowest"))[1:3] == (T("6"), 1)
+    assert S.dumper_discard(st, 0, p("dumper"))[1:3] == (T("8"), 3)
+    # clearer: the three 8s clear the pile
+    assert S.clearer_discard(st, 0, p("clearer"))[1:3] == (T("8"), 3)
+    st = make_state(hands={0: ["5", "6", "CLR", "CLR2"]}, pile=["2", "3", "5", "5"])
+    assert S.clearer_discard(st, 0, p("clearer"))[1:3] == (T("5"), 1)  # completes 5-5-5
+    assert S.clearer_discard(st, 0, p("clearer", use_runs=0))[1:3] == (T("CLR2"), 1)
+    assert S.clearer_discard(st, 0, p("clearer", use_runs=0, clear_at=5))[1:3] == (T("5"), 1)
+    # no legal number: lowest spends its weakest Clear, dumper its strongest
+    st = make_state(hands={0: ["2", "CLR", "CLR1", "CLR2"]}, pile=["9"])
+    assert S.lowest_discard(st, 0, p("lowest"))[1] == T("CLR")
+    assert S.lowest_discard(st, 0, p("lowest", strong_first=1))[1] == T("CLR2")
+    assert S.dumper_discard(st, 0, p("dumper"))[1] == T("CLR2")
+    # dumper ties
+    st = make_state(hands={0: ["6", "6", "9", "9"]}, pile=["5"])
+    assert S.dumper_discard(st, 0, p("dumper"))[1:3] == (T("6"), 2)
+    assert S.dumper_discard(st, 0, p("dumper", ties_high=1))[1:3] == (T("9"), 2)
+
+
+def test_random_discards_are_legal_and_cover_the_options():
+    st = make_state(hands={0: ["3", "6", "6", "CLR"]}, pile=["5"], rules={"must_play_if_able": False})
+    seen = Counter()
+    for _ in range(600):
+        kind, t, n, _x = S.random_discard(st, 0, P0)
+        assert M.discard_legal(st, 0, kind, t, n)
+        seen[(kind, t, n)] += 1
+    # 6 x1, 6 x2, CLR, the pick-up: four options, each about 150 times
+    assert len(seen) == 4 and min(seen.values()) > 100
