@@ -325,7 +325,9 @@ CARD_HEADERS = ("card", "IWD, points [95%]", "", "held in (seat-games)", "played
 
 
 VARIANT_HEADERS = ("rules", "games", "unfinished (95% interval)", "no winner", "mean length",
-                   "seat 0 wins (95% interval)", "balance")
+                   "seat 0 wins (95% interval)", "win-rate spread (max − min seat)", "balance")
+VARIANT_CARD_NOTE = ("Card power (IWD, points, with its 95% interval) of every card type under each "
+                     "rule variant, on the same games.")
 VARIANT_NOTE = ("The same games (the same seeds, so differences are not deal luck) under each "
                 "rule variant the game's page singles out for a balance study.")
 
@@ -339,10 +341,32 @@ def variant_rows(s, variants) -> list[tuple]:
         return (label, f"{v['games']:,}", f"{_pct(v['unfinished_rate'], 2)} [{_pct(u[0], 2)}, {_pct(u[1], 2)}]",
                 _pct(v["no_winner_rate"], 2), f"{v['length']['mean']} {v['length']['unit']}",
                 f"{_pct(v['win_rate_by_seat'][0])} [{_pct(w[0])}, {_pct(w[1])}]",
+                _pts(max(v["win_rate_by_seat"]) - min(v["win_rate_by_seat"])).lstrip("+") + " points",
                 "n/a" if bal is None else f"{bal:.3f}")
-    knobs = sorted({k for label, _ in variants for k in [label.split("=")[0]]})
-    base = "as run (" + ", ".join(f"{k}={json.dumps(s['rules'][k]).strip(chr(34))}" for k in knobs) + ")"
-    return [row(base, s)] + [row(label, v) for label, v in variants]
+    return [row(_as_run(s, variants), s)] + [row(label, v) for label, v in variants]
+
+
+def _as_run(s, variants) -> str:
+    knobs = sorted({label.split("=")[0] for label, _ in variants})
+    return "as run (" + ", ".join(f"{k}={json.dumps(s['rules'][k]).strip(chr(34))}" for k in knobs) + ")"
+
+
+def variant_card_rows(s, variants) -> tuple[tuple, list[tuple]]:
+    """Card power (IWD, points [95%]) of every card type under each rule variant."""
+    def iwd(v):
+        return {c["card"]: c for c in v["card_power"] if c["iwd"] is not None}
+
+    runs = [(_as_run(s, variants), iwd(s))] + [(label, iwd(v)) for label, v in variants]
+    cards = list(runs[0][1])
+    rows = []
+    for card in cards:
+        cells = []
+        for _, d in runs:
+            c = d.get(card)
+            cells.append("—" if c is None else
+                         f"{_pts(c['iwd'])} [{_pts(c['iwd_ci'][0])}, {_pts(c['iwd_ci'][1])}]")
+        rows.append((card, *cells))
+    return ("card", *[label for label, _ in runs]), rows
 
 
 def render_html(s, verdict_text, figs, command, tournament=None, variants=None) -> str:
@@ -359,6 +383,9 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None) 
     if variants:
         parts += ["<h2>Rule variants</h2>", f"<p>{e(VARIANT_NOTE)}</p>",
                   _html_table(VARIANT_HEADERS, variant_rows(s, variants))]
+        head, rows = variant_card_rows(s, variants)
+        if rows:
+            parts += [f"<p>{e(VARIANT_CARD_NOTE)}</p>", _html_table(head, rows)]
     if _play_rows(s):
         parts += ["<h2>Scores and events</h2>", f"<p>{e(PLAY_NOTE)}</p>",
                   _html_table(("", "per game"), _play_rows(s))]
@@ -402,6 +429,9 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None) ->
     if variants:
         lines += ["## Rule variants", "", VARIANT_NOTE, "",
                   _fmt_table_md(VARIANT_HEADERS, variant_rows(s, variants)), ""]
+        head, rows = variant_card_rows(s, variants)
+        if rows:
+            lines += [VARIANT_CARD_NOTE, "", _fmt_table_md(head, rows), ""]
     if _play_rows(s):
         lines += ["## Scores and events", "", PLAY_NOTE, "", _fmt_table_md(("", "per game"), _play_rows(s)), ""]
     for f in figs:

@@ -30,6 +30,7 @@ class Game:
     event_names: tuple[str, ...] = ()
     tally: TallyLayout
     kernel_module: str = ""      # module with the compiled run_games
+    layout: Any = None           # the game's layout module (state offsets, events)
     strategy_module: str = ""    # module with STRATEGIES
     default_strategy: str = "reference"
     row_width: int = 0           # per-game row width (length, unfinished, mask, scores...)
@@ -85,8 +86,14 @@ class Game:
         return importlib.import_module(self.kernel_module).run_games
 
     def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-        """(events recorded, event rows, zone snapshots) of a trace-mode state."""
-        raise NotImplementedError
+        """(events recorded, event rows, zone snapshots) of a trace-mode state: after
+        ``S_SIZE`` come rows of ``EVW`` event numbers, each followed by the snapshot
+        ``st[:ZONES_END]`` (the offsets of the game's ``layout`` module)."""
+        L = self.layout
+        n = int(st[L.S_NEV])
+        cap = (len(st) - L.S_SIZE) // L.TRACE_ROW
+        buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
+        return n, buf[:, :L.EVW], buf[:, L.EVW:]
 
     def decode_trace(self, rules: dict, players: int, st: np.ndarray) -> list[dict]:
         """The events of a trace-mode state as JSON-able dicts."""

@@ -21,6 +21,7 @@ from sim.block_tower import GAME
 from sim.block_tower import layout as L
 from sim.runner import make_setup
 from sim.trace import trace
+from tests.tracing import play_traced
 
 SEED = 20261129
 TRACE_CAP = 300
@@ -46,19 +47,6 @@ def census(snaps: np.ndarray, players: int) -> np.ndarray:
     for m in masks:
         cnt[:, :L.NCMAX] += ((m[:, None] & bits) != 0)
     return cnt[:, :L.NCMAX]
-
-
-def play_traced(kernel, setup, g):
-    rv, sids, params = setup.arrays()
-    lay = runner._layout(GAME)
-    cap = TRACE_CAP
-    while True:
-        tally = GAME.tally.new(GAME.max_length(setup.rules))
-        rows = np.zeros((1, GAME.row_width), np.int64)
-        st = kernel(rv, sids, params, setup.seed, g, g + 1, tally, lay, rows, cap)
-        if st[L.S_NEV] <= cap:
-            return st, rows[0]
-        cap = int(st[L.S_NEV])
 
 
 SETUPS = [
@@ -89,7 +77,7 @@ def test_raw_snapshots(kernel, players, strategies, sets):
     pts = np.array([1 + (c >= rules["points_split"][0]) + (c >= rules["points_split"][0] + rules["points_split"][1])
                     for c in range(L.MAXB)])
     for g in range(GAMES):
-        st, row = play_traced(kernel, setup, g)
+        st, row = play_traced(kernel, setup, g, TRACE_CAP)
         assert np.array_equal(row, fast[g]), g
         n = int(st[L.S_NEV])
         _, ev, snaps = GAME.trace_arrays(st)

@@ -24,6 +24,7 @@ from sim.five_towers import GAME
 from sim.five_towers import layout as L
 from sim.runner import make_setup
 from sim.trace import trace
+from tests.tracing import play_traced
 from tests import five_towers_helpers as H
 
 SEED = 20261129
@@ -31,18 +32,8 @@ TRACE_CAP = 400
 
 
 def traced(setup, g):
-    """(final trace-mode state, fast-path row) of game g, the buffer grown as needed."""
-    kernel = runner.warm(setup)
-    rv, sids, params = setup.arrays()
-    lay = runner._layout(GAME)
-    cap = TRACE_CAP
-    while True:
-        tally = GAME.tally.new(GAME.max_length(setup.rules))
-        rows = np.zeros((1, GAME.row_width), np.int64)
-        st = kernel(rv, sids, params, setup.seed, g, g + 1, tally, lay, rows, cap)
-        if st[L.S_NEV] <= cap:
-            return st, rows[0]
-        cap = int(st[L.S_NEV])
+    """(final trace-mode state, fast-path row) of game g."""
+    return play_traced(runner.warm(setup), setup, g, TRACE_CAP)
 
 
 def census(snaps, players, ncards):

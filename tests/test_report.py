@@ -340,3 +340,24 @@ def test_report_compares_the_games_rule_variants(tmp_path):
     md = (out / "report.md").read_text()
     assert "## Rule variants" in md and "as run (stall_removed=shuffle)" in md
     assert "Rule variants" in (out / "index.html").read_text()
+
+
+def test_variant_tables_show_spread_and_card_power_per_variant():
+    """The rule-variant section: each variant's win-rate spread, and every card's IWD per
+    variant, taken from the variant's own summary (3UP 3DOWN: the two decks)."""
+    from analysis.report import variant_card_rows, variant_rows
+    from analysis.summary import summarize
+    from sim import runner
+    from sim.runner import make_setup
+
+    s = summarize(runner.run(make_setup("three_up", 4, None, None, 2), 3000, jobs=1))
+    v = summarize(runner.run(make_setup("three_up", 4, ["deck=published84"], None, 2), 3000, jobs=1))
+    rows = variant_rows(s, [("deck=published84", v)])
+    spread = max(v["win_rate_by_seat"]) - min(v["win_rate_by_seat"])
+    assert rows[0][0] == "as run (deck=seed74)" and rows[1][6] == f"{100 * spread:.1f} points"
+    head, cards = variant_card_rows(s, [("deck=published84", v)])
+    assert head == ("card", "as run (deck=seed74)", "deck=published84")
+    by = {c["card"]: c for c in v["card_power"]}
+    clr2 = next(r for r in cards if r[0] == "CLR2")
+    assert clr2[2].startswith(f"{100 * by['CLR2']['iwd']:+.1f}")
+    assert len(cards) == len([c for c in s["card_power"] if c["iwd"] is not None])

@@ -23,6 +23,7 @@ from sim.runner import make_setup
 from sim.smokestack import GAME
 from sim.smokestack import layout as L
 from sim.trace import trace
+from tests.tracing import play_traced
 
 SEED = 20261129
 TRACE_CAP = 400
@@ -54,19 +55,6 @@ def census(snaps: np.ndarray, players: int) -> np.ndarray:
     return cnt[:, :52]
 
 
-def play_traced(kernel, setup, g):
-    rv, sids, params = setup.arrays()
-    lay = runner._layout(GAME)
-    cap = TRACE_CAP
-    while True:
-        tally = GAME.tally.new(GAME.max_length(setup.rules))
-        rows = np.zeros((1, GAME.row_width), np.int64)
-        st = kernel(rv, sids, params, setup.seed, g, g + 1, tally, lay, rows, cap)
-        if st[L.S_NEV] <= cap:
-            return st, rows[0]
-        cap = int(st[L.S_NEV])
-
-
 SETUPS = [
     (4, "reference", ()), (4, "random", ()), (2, "reference", ()), (3, "greedy,collector,sweeper", ()),
     (5, "random,reference", ()), (8, "reference", ()), (8, "random", ()),
@@ -88,7 +76,7 @@ def test_raw_snapshots(kernel, players, strategies, sets):
     fast = runner.run(setup, GAMES, jobs=1, keep_rows=True).rows
     rv = setup.arrays()[0]
     for g in range(GAMES):
-        st, row = play_traced(kernel, setup, g)
+        st, row = play_traced(kernel, setup, g, TRACE_CAP)
         assert np.array_equal(row, fast[g])
         n = int(st[L.S_NEV])
         _, ev, snaps = GAME.trace_arrays(st)

@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -115,7 +114,7 @@ def test_a_killed_sweep_resumes_to_the_uninterrupted_result(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert 1 <= len(finished) < 4 and not (part / "results.csv").exists()
-    p = cli(*args, "--out", str(part))
+    cli(*args, "--out", str(part))
     r = SW.load(part)
     assert r.results["reused"].sum() >= 1
     a, b = _tables(full), _tables(part)

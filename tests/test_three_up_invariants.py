@@ -29,6 +29,7 @@ from sim.runner import make_setup
 from sim.three_up import GAME
 from sim.three_up import layout as L
 from sim.trace import trace
+from tests.tracing import play_traced
 
 SEED = 20261129
 TRACE_CAP = 600
@@ -59,19 +60,6 @@ def census(snaps: np.ndarray, players: int, ncards: int) -> np.ndarray:
     allids = np.concatenate(ids)
     assert allids.min() >= 0
     return np.bincount(allids, minlength=n * ncards).reshape(n, ncards)
-
-
-def play_traced(kernel, setup, g):
-    rv, sids, params = setup.arrays()
-    lay = runner._layout(GAME)
-    cap = TRACE_CAP
-    while True:
-        tally = GAME.tally.new(GAME.max_length(setup.rules))
-        rows = np.zeros((1, GAME.row_width), np.int64)
-        st = kernel(rv, sids, params, setup.seed, g, g + 1, tally, lay, rows, cap)
-        if st[L.S_NEV] <= cap:
-            return st, rows[0]
-        cap = int(st[L.S_NEV])
 
 
 def check_game(st, row, setup, rv):
@@ -215,7 +203,7 @@ def test_raw_snapshots(kernel, players, strategies, sets):
     rv = setup.arrays()[0]
     seen = Counter()
     for g in range(GAMES):
-        st, row = play_traced(kernel, setup, g)
+        st, row = play_traced(kernel, setup, g, TRACE_CAP)
         assert np.array_equal(row, fast[g]), f"game {g}: trace differs from the fast path"
         seen.update(check_game(st, row, setup, rv).tolist())
     # every rule was exercised by this setup's games
@@ -291,7 +279,7 @@ def test_the_shuffle_deals_every_type_in_proportion(kernel):
     used = comp > 0
     for_seat = np.zeros((4, L.NT), np.int64)
     for g in range(1500):
-        st, _ = play_traced(kernel, setup, g)
+        st, _ = play_traced(kernel, setup, g, TRACE_CAP)
         s0 = GAME.trace_arrays(st)[2][2 * 4 - 1]   # after the last deal
         for s in range(4):
             for_seat[s] += np.bincount(types[s0[L.S_DOWN + 3 * s:L.S_DOWN + 3 * s + 3]], minlength=L.NT)

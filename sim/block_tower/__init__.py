@@ -34,6 +34,7 @@ class BlockTower(Game):
     event_names = L.EVENT_NAMES
     tally = L.TALLY
     kernel_module = "sim.block_tower.kernel"
+    layout = L
     strategy_module = "strategies.block_tower"
     row_width = 3 + L.MAXP
     score_name = "points"
@@ -135,12 +136,6 @@ class BlockTower(Game):
         return [(t, L.TYPE_CODES[t]) for t in range(L.NT) if t >= 3 or split[t] > 0]
 
     # ------------------------------------------------------------ traces
-    def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-        n = int(st[L.S_NEV])
-        cap = (len(st) - L.S_SIZE) // L.TRACE_ROW
-        buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
-        return n, buf[:, :L.EVW], buf[:, L.EVW:]
-
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a state snapshot, cards as rule-page codes."""
         code = L.card_code

@@ -35,6 +35,7 @@ class FiveTowers(Game):
     event_names = L.EVENT_NAMES
     tally = L.TALLY
     kernel_module = "sim.five_towers.kernel"
+    layout = L
     strategy_module = "strategies.five_towers"
     row_width = 3 + L.MAXP
     score_name = "points"
@@ -89,12 +90,6 @@ class FiveTowers(Game):
         return list(enumerate(L.type_names()))
 
     # ------------------------------------------------------------ traces
-    def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-        n = int(st[L.S_NEV])
-        cap = (len(st) - L.S_SIZE) // L.TRACE_ROW
-        buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
-        return n, buf[:, :L.EVW], buf[:, L.EVW:]
-
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a state snapshot, cards as rule-page codes."""
         code = L.card_code

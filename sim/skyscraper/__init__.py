@@ -31,6 +31,7 @@ class Skyscraper(Game):
     event_names = L.EVENT_NAMES
     tally = L.TALLY
     kernel_module = "sim.skyscraper.kernel"
+    layout = L
     strategy_module = "strategies.skyscraper"
     row_width = 3 + L.MAXP
     score_name = "floors"
@@ -108,13 +109,6 @@ class Skyscraper(Game):
         return out
 
     # ------------------------------------------------------------ traces
-    def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-        """(events recorded, event rows, zone snapshots) from a trace-mode state."""
-        n = int(st[L.S_NEV])
-        cap = (len(st) - L.S_SIZE) // L.TRACE_ROW
-        buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
-        return n, buf[:, :L.EVW], buf[:, L.EVW:]
-
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a state snapshot, cards as rule-page codes."""
         code = L.card_code

@@ -26,6 +26,7 @@ class Smokestack(Game):
     event_names = L.EVENT_NAMES
     tally = L.TALLY
     kernel_module = "sim.smokestack.kernel"
+    layout = L
     strategy_module = "strategies.smokestack"
     row_width = 3 + L.MAXP
     score_name = "chimneys"
@@ -66,12 +67,6 @@ class Smokestack(Game):
         return [(r, L.RANKS[r]) for r in range(L.NT)]
 
     # ------------------------------------------------------------ traces
-    def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-        n = int(st[L.S_NEV])
-        cap = (len(st) - L.S_SIZE) // L.TRACE_ROW
-        buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
-        return n, buf[:, :L.EVW], buf[:, L.EVW:]
-
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a state snapshot, cards as rule-page codes."""
         code = L.card_code

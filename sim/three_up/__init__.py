@@ -31,6 +31,7 @@ class ThreeUp(Game):
     event_names = L.EVENT_NAMES
     tally = L.TALLY
     kernel_module = "sim.three_up.kernel"
+    layout = L
     strategy_module = "strategies.three_up"
     row_width = 3 + L.MAXP
     score_name = "cards_left"
@@ -100,12 +101,6 @@ class ThreeUp(Game):
         return [(t, L.face(t)) for t, n in sorted(L.deck_counts(rules).items()) if n > 0]
 
     # ------------------------------------------------------------ traces
-    def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-        n = int(st[L.S_NEV])
-        cap = (len(st) - L.S_SIZE) // L.TRACE_ROW
-        buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
-        return n, buf[:, :L.EVW], buf[:, L.EVW:]
-
     @staticmethod
     def codes(snap: np.ndarray) -> list[str]:
         """Card code (colour + face, e.g. ``R7``, ``GCLR2``) of every card id of the
