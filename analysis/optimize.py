@@ -187,7 +187,16 @@ def optimize(game_id: str, strategy: str, against: Sequence[str] | str, *, games
         raise InputError(f"bad --budget {budget}: allowed 1 or more candidate evaluations")
     if games < players:
         raise InputError(f"bad --games {games}: allowed at least one game per seat ({players})")
-    fresh_games = fresh_games or 4 * games
+    fresh_games = 4 * games if fresh_games is None else fresh_games
+    if fresh_games < players:
+        raise InputError(f"bad --fresh-games {fresh_games}: allowed at least one game per seat ({players})")
+    if vary:  # checked before the search, not after it
+        from analysis.sweep import make_grid, parse_vary
+
+        spec_ = parse_vary(vary)
+        if any(k in ("players", "strategies") for k, _ in spec_):
+            raise InputError("optimize --vary takes rule knobs only (players and strategies are fixed by the search)")
+        make_grid(game_id, spec_, sets, None, players, seed)
     # validates the field, the rules and the player count once, with a clear message
     make_setup(game_id, players, list(sets or []), ",".join([strategy] + list(against)), seed)
 

@@ -423,7 +423,10 @@ def sweep(game_id: str, vary: Sequence[tuple[str, list[str]]] | Sequence[str], *
     grid = make_grid(game_id, vary, sets, strategies, players, seed)  # type: ignore[arg-type]
     base = pick_baseline(grid, baseline)
     keys = [k for k, _ in vary]
-    folder = Path(out) / "variants" if out is not None else None
+    folder = None
+    if out is not None:
+        folder = Path(out) / "variants"
+        check_out(Path(out))
     done: list[VariantResult] = []
     for v in grid:
         ident = variant_identity(v, games, precision, max_games)
@@ -440,6 +443,19 @@ def sweep(game_id: str, vary: Sequence[tuple[str, list[str]]] | Sequence[str], *
             on_variant(vr)
         done.append(vr)
     return _compare(done, grid.index(base), keys, correction, alpha, Path(out) if out is not None else None)
+
+
+def check_out(out: Path) -> None:
+    """A sweep folder is new, empty, or an earlier sweep's (never someone else's folder)."""
+    if out.exists() and not out.is_dir():
+        raise InputError(f"bad --out {str(out)!r}: it is a file, not a sweep folder")
+    if out.is_dir() and any(out.iterdir()) and not ((out / "variants").is_dir() or (out / "sweep.json").exists()):
+        raise InputError(f"--out {str(out)!r} is not empty and holds no sweep: choose a new or empty folder "
+                         f"(nothing was changed)")
+    try:
+        (out / "variants").mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot write the sweep folder {str(out)!r}: {e.strerror}") from None
 
 
 def _compare(done: list[VariantResult], b: int, keys: list[str], correction: str, alpha: float,

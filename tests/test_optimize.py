@@ -56,6 +56,12 @@ def test_errors():
         O.optimize("skyscraper", "aggressive", "nope", games=100, budget=3)
     with pytest.raises(InputError, match="--budget"):
         O.optimize("skyscraper", "aggressive", "random", games=100, budget=0)
+    with pytest.raises(InputError, match="--fresh-games -5"):
+        O.optimize("skyscraper", "aggressive", "random", games=100, budget=2, fresh_games=-5)
+    with pytest.raises(InputError, match="rule knobs only"):
+        O.optimize("skyscraper", "aggressive", "random", games=100, budget=2, vary=["players=2,3"])
+    with pytest.raises(InputError, match="floors_to_win"):
+        O.optimize("skyscraper", "aggressive", "random", games=100, budget=2, vary=["floors_to_win=0,4"])
 
 
 def test_cli_report_section(tmp_path):

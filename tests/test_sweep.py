@@ -137,6 +137,15 @@ def test_a_changed_command_never_reuses_results(tmp_path):
     pd.testing.assert_frame_equal(r3.results.drop(columns="reused"), fresh.results.drop(columns="reused"))
 
 
+def test_a_foreign_or_file_out_is_refused(tmp_path):
+    (tmp_path / "mine.txt").write_text("keep")
+    with pytest.raises(InputError, match="holds no sweep"):
+        SW.sweep("skyscraper", ["floors_to_win=4,5"], games=10, out=tmp_path)
+    assert (tmp_path / "mine.txt").read_text() == "keep" and not (tmp_path / "variants").exists()
+    with pytest.raises(InputError, match="is a file"):
+        SW.sweep("skyscraper", ["floors_to_win=4,5"], games=10, out=tmp_path / "mine.txt")
+
+
 def test_a_corrupt_saved_variant_is_refused_and_kept(tmp_path):
     SW.sweep("skyscraper", ["floors_to_win=4,5"], games=300, jobs=1, out=tmp_path)
     vdir = sorted((tmp_path / "variants").iterdir())[0]
