@@ -285,8 +285,8 @@ def bid_legal(st, seat, b):
     n0 = 0
     for k in range(NK):
         n0 += most_legal(st, st[S_KM + k], top(st, seat, k))
-    if n0 >= b:
-        return True
+        if n0 >= b:
+            return True
     if st[R_TEAR_AFTER] != 0:
         return False
     for k in range(NK):
