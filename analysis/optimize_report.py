@@ -3,7 +3,6 @@ on fresh games, the verdict, the search's convergence and (with --vary) the tune
 across rule variants; written as index.html / report.md in the analysis report's format."""
 from __future__ import annotations
 
-import base64
 import html
 import json
 from pathlib import Path
@@ -12,7 +11,7 @@ import numpy as np
 
 from analysis.optimize import OptResult, _fmt_params
 from analysis.plots import BLUE, ORANGE, RED, _new, _png
-from analysis.report import CSS, ReportFigure, _fmt_table_md, _html_table, cardlab_version
+from analysis.report import ReportFigure, _fmt_table_md, _html_table, cardlab_version, figure_html, html_head
 
 
 def convergence(r: OptResult) -> bytes:
@@ -85,8 +84,7 @@ def write(r: OptResult, command: str, out) -> dict[str, Path]:
     (out / "optimize.json").write_text(json.dumps(r.to_json() | {"command": command}, indent=1) + "\n")
     e = html.escape
     title = f"cardlab optimize: {r.game}, {r.strategy}"
-    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(title)}</title>"
-             f"<style>{CSS}</style></head><body><h1>{e(title)}</h1>",
+    parts = [html_head(title),
              f"<p class=\"verdict\" id=\"verdict\">{e(r.verdict)}</p>", "<h2>Strategy search</h2>",
              f"<p>{e(NOTE)}</p>", _html_table(("", "value"), _rows(r))]
     md = [f"# {title}", "", "## Verdict", "", r.verdict, "", "## Strategy search", "", NOTE, "",
@@ -99,9 +97,7 @@ def write(r: OptResult, command: str, out) -> dict[str, Path]:
         parts += ["<h2>The tuned edge across rule variants</h2>", _html_table(head, vrows)]
         md += ["## The tuned edge across rule variants", "", _fmt_table_md(head, vrows), ""]
     for f in figs:
-        b64 = base64.b64encode(f.png).decode("ascii")
-        parts.append(f"<h2>{e(f.title)}</h2><figure><img src=\"data:image/png;base64,{b64}\" alt=\"{e(f.title)}\">"
-                     f"<figcaption>{e(f.caption)}</figcaption></figure>")
+        parts.append(f"<h2>{e(f.title)}</h2>{figure_html(f)}")
         md += [f"## {f.title}", "", f"![{f.title}]({f.name}.png)", "", f"*{f.caption}*", ""]
     parts += ["<h2>Reproduce</h2>", f"<pre><code>{e(command)}</code></pre>",
               f"<p class=\"muted\">cardlab {e(cardlab_version())}; every candidate in "

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from sim.cache import cardlab_version
 from sim.errors import InputError
 
 # an unfinished rate below this is "negligible" and left out of the verdict
@@ -177,17 +178,6 @@ class Report:
     verdict: str = ""
 
 
-def cardlab_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("cardlab")
-    except Exception:  # pragma: no cover - not installed
-        import cardlab
-
-        return cardlab.__version__
-
-
 def _figures(summary, hist, tournament) -> list[ReportFigure]:
     from analysis import plots
 
@@ -304,6 +294,22 @@ code,pre{background:#f4f4f4;padding:.1rem .3rem;border-radius:3px} pre{padding:.
 """
 
 
+def html_head(title: str, extra_css: str = "") -> str:
+    """The start of a self-contained report page, through its <h1>."""
+    e = html.escape
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{e(title)}</title><style>{CSS}{extra_css}</style></head><body><h1>{e(title)}</h1>")
+
+
+def figure_html(f: "ReportFigure") -> str:
+    """A figure embedded as a PNG data URI, with its caption."""
+    e = html.escape
+    b64 = base64.b64encode(f.png).decode("ascii")
+    return (f"<figure><img src=\"data:image/png;base64,{b64}\" alt=\"{e(f.title)}\">"
+            f"<figcaption>{e(f.caption)}</figcaption></figure>")
+
+
 def _html_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     e = html.escape
     head = "".join(f"<th>{e(str(h))}</th>" for h in headers)
@@ -372,10 +378,7 @@ def variant_card_rows(s, variants) -> tuple[tuple, list[tuple]]:
 def render_html(s, verdict_text, figs, command, tournament=None, variants=None) -> str:
     e = html.escape
     title = f"cardlab report: {s['game']}"
-    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-             f"<title>{e(title)}</title><style>{CSS}</style></head><body>",
-             f"<h1>{e(title)}</h1>",
+    parts = [html_head(title),
              f"<p class=\"muted\">{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
              f"strategies {e(', '.join(s['strategies']))}</p>",
              f"<p class=\"verdict\" id=\"verdict\">{e(verdict_text)}</p>",
@@ -404,9 +407,7 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None) 
                 parts.append(f"<p>{e(str(v))}</p>")
         elif f.name != "survival":  # a game's own figure: its title is the heading
             parts.append(f"<h2>{e(f.title)}</h2>")
-        b64 = base64.b64encode(f.png).decode("ascii")
-        parts.append(f"<figure><img src=\"data:image/png;base64,{b64}\" alt=\"{e(f.title)}\">"
-                     f"<figcaption>{e(f.caption)}</figcaption></figure>")
+        parts.append(figure_html(f))
         if f.name == "card_power":
             parts.append(_html_table(CARD_HEADERS, _card_rows(s)))
     parts.append("<h2>Reproduce</h2>")
@@ -514,10 +515,7 @@ def write_demo_index(entries: Sequence[dict[str, Any]], out_dir) -> Path:
                      f"<small>{e(en.get('title', ''))}</small></h2>{meta}"
                      f"<p class=\"verdict\">{e(en.get('verdict', ''))}</p></li>")
     cmd = entries[0].get("command") if entries else None
-    page = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>cardlab demo</title><style>{CSS} ul{{list-style:none;padding:0}}</style></head><body>"
-            f"<h1>cardlab demo: every shipped game</h1>"
+    page = (html_head("cardlab demo: every shipped game", " ul{list-style:none;padding:0}") +
             f"<p>Each game simulated with its default rules, player count and strategies. "
             f"Follow a game's name for its full report.</p><ul>{''.join(items)}</ul>"
             + (f"<p class=\"muted\">Made by <code>{e(cmd)}</code>, cardlab {e(cardlab_version())}.</p>" if cmd else "")

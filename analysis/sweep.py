@@ -27,7 +27,6 @@
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import itertools
 import json
@@ -42,6 +41,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from analysis.tables import bh_adjust, holm_adjust
 from sim.errors import InputError
 from sim.runner import RunResult, Setup, make_setup
 from sim.tally import Tally
@@ -157,22 +157,12 @@ def pick_baseline(grid: Sequence[Variant], baseline: Sequence[str] | None = None
 
 
 # ---------------------------------------------------------------------------- playing
-@functools.lru_cache(maxsize=1)
-def _source() -> str:
-    from sim.cache import source_hash
-
-    return source_hash()
-
-
 def variant_identity(v: Variant, games: int, precision: float | None, max_games: int | None) -> dict:
     """Everything that determines a variant's result (its folder name is a hash of it)."""
-    from analysis.report import cardlab_version
+    from sim.cache import code_identity
 
-    s = v.setup
-    return {"game": s.game.id, "players": s.players, "rules": s.game.rules_json(s.rules),
-            "strategies": [x.label for x in s.seats], "seed": s.seed, "games": games,
-            "precision": precision, "max_games": max_games, "version": cardlab_version(),
-            "source": _source()}
+    return v.setup.identity() | {"games": games, "precision": precision, "max_games": max_games} \
+        | code_identity()
 
 
 def variant_key(identity: dict) -> str:
@@ -289,23 +279,6 @@ def paired_difference(a: np.ndarray, b: np.ndarray, z: float = 1.959963984540054
         return {"diff": mean, "lo": mean, "hi": mean, "se": 0.0, "p": p}
     p = math.erfc(abs(mean / se) / math.sqrt(2))
     return {"diff": mean, "lo": mean - z * se, "hi": mean + z * se, "se": se, "p": p}
-
-
-def holm_adjust(p) -> np.ndarray:
-    """Holm's step-down adjusted p-values (family-wise error), NaN left out."""
-    p = np.asarray(p, dtype=float)
-    q = np.full(p.shape, np.nan)
-    ok = ~np.isnan(p)
-    m = int(ok.sum())
-    if m == 0:
-        return q
-    pv = p[ok]
-    order = np.argsort(pv, kind="mergesort")
-    adj = np.maximum.accumulate(pv[order] * (m - np.arange(m)))
-    out = np.empty(m)
-    out[order] = np.minimum(adj, 1.0)
-    q[ok] = out
-    return q
 
 
 # ---------------------------------------------------------------------------- the sweep
@@ -482,7 +455,7 @@ def _compare(done: list[VariantResult], b: int, keys: list[str], correction: str
     comparison = pd.DataFrame(cmp_rows, columns=["variant", "metric", "paired_games", "baseline_value",
                                                  "variant_value", "diff", "lo", "hi", "se", "p"])
     if len(comparison):
-        adj = holm_adjust if correction == "holm" else _bh
+        adj = holm_adjust if correction == "holm" else bh_adjust
         comparison["p_adjusted"] = adj(comparison["p"].to_numpy())
         comparison["significant"] = comparison["p_adjusted"] < alpha
     else:
@@ -501,12 +474,6 @@ def _compare(done: list[VariantResult], b: int, keys: list[str], correction: str
     if out is not None:
         res.files = write_tables(res, out)
     return res
-
-
-def _bh(p):
-    from analysis.tables import bh_adjust
-
-    return bh_adjust(p)
 
 
 # ---------------------------------------------------------------------------- files

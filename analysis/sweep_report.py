@@ -6,7 +6,6 @@ two-key grid, heat maps of first-player advantage and mean length.
 """
 from __future__ import annotations
 
-import base64
 import html
 import json
 from pathlib import Path
@@ -16,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.plots import BLUE, _new, _png
-from analysis.report import CSS, ReportFigure, _fmt_table_md, _html_table, cardlab_version
+from analysis.report import ReportFigure, _fmt_table_md, _html_table, cardlab_version, figure_html, html_head
 from analysis.sweep import METRIC_LABEL, SweepResult
 
 # metric -> (column, low column, high column, scale to display, axis label)
@@ -164,8 +163,7 @@ def write_report(res: SweepResult, command: str, out: Path) -> dict[str, Path]:
         paths[f"{f.name}.png"] = out / f"{f.name}.png"
     title = f"cardlab sweep: {game}" if game else "cardlab sweep"
     e = html.escape
-    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{e(title)}</title>"
-             f"<style>{CSS}</style></head><body>", f"<h1>{e(title)}</h1>",
+    parts = [html_head(title),
              f"<p class=\"muted\">varied: {e(', '.join(res.keys))}; baseline: {e(res.baseline)}</p>",
              "<h2>Verdicts</h2>", "<ul>" + "".join(f"<li>{e(v)}</li>" for v in res.verdicts) + "</ul>",
              "<h2>Variants</h2>", _html_table(RESULT_HEADERS, _result_rows(res)),
@@ -176,9 +174,7 @@ def write_report(res: SweepResult, command: str, out: Path) -> dict[str, Path]:
                                               "", "## Against the baseline", "", NOTE.format(corr=corr), "",
                                               _fmt_table_md(CMP_HEADERS, _cmp_rows(res)), ""]
     for f in figs:
-        b64 = base64.b64encode(f.png).decode("ascii")
-        parts.append(f"<h2>{e(f.title)}</h2><figure><img src=\"data:image/png;base64,{b64}\" "
-                     f"alt=\"{e(f.title)}\"><figcaption>{e(f.caption)}</figcaption></figure>")
+        parts.append(f"<h2>{e(f.title)}</h2>{figure_html(f)}")
         md += [f"## {f.title}", "", f"![{f.title}]({f.name}.png)", "", f"*{f.caption}*", ""]
     parts += ["<h2>Reproduce</h2>", f"<pre><code>{e(command)}</code></pre>",
               f"<p class=\"muted\">cardlab {e(cardlab_version())}. Tables: <a href=\"results.csv\">results.csv</a>, "

@@ -169,12 +169,9 @@ def length_table(result) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- card power
-def bh_adjust(p) -> np.ndarray:
-    """Benjamini-Hochberg adjusted p-values (step-up, controls the false discovery rate).
-
-    q_(i) = min over j >= i of min(1, p_(j) * m / j) for the ascending p-values
-    p_(1) <= ... <= p_(m).  NaN entries are left NaN and not counted in m.  Matches
-    ``scipy.stats.false_discovery_control(p, method='bh')`` on finite input."""
+def _adjust(p, step) -> np.ndarray:
+    """Adjusted p-values: ``step(sorted finite p, m)`` gives them for the ascending
+    p-values; NaN entries are left NaN and not counted in m."""
     p = np.asarray(p, dtype=float)
     q = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
@@ -183,12 +180,25 @@ def bh_adjust(p) -> np.ndarray:
         return q
     pv = p[ok]
     order = np.argsort(pv, kind="mergesort")
-    scaled = pv[order] * m / np.arange(1, m + 1)
-    scaled = np.minimum.accumulate(scaled[::-1])[::-1]
     out = np.empty(m)
-    out[order] = np.minimum(scaled, 1.0)
+    out[order] = np.minimum(step(pv[order], m), 1.0)
     q[ok] = out
     return q
+
+
+def bh_adjust(p) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (step-up, controls the false discovery rate).
+
+    q_(i) = min over j >= i of min(1, p_(j) * m / j) for the ascending p-values
+    p_(1) <= ... <= p_(m).  NaN entries are left NaN and not counted in m.  Matches
+    ``scipy.stats.false_discovery_control(p, method='bh')`` on finite input."""
+    return _adjust(p, lambda ps, m: np.minimum.accumulate((ps * m / np.arange(1, m + 1))[::-1])[::-1])
+
+
+def holm_adjust(p) -> np.ndarray:
+    """Holm's step-down adjusted p-values (controls the family-wise error rate):
+    q_(i) = max over j <= i of min(1, p_(j) * (m - j + 1)); NaN entries left out."""
+    return _adjust(p, lambda ps, m: np.maximum.accumulate(ps * (m - np.arange(m))))
 
 
 def two_proportion_p(k1: float, n1: float, k2: float, n2: float) -> float:

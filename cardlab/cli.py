@@ -342,9 +342,10 @@ def sweep(game: str = typer.Argument(..., help="Game id."),
           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Play every combination of --vary values on the same seeds and compare each variant
     with the baseline: paired differences with intervals, adjusted p-values, verdicts."""
+    import math
     import shlex
 
-    from analysis.sweep import make_grid, parse_vary
+    from analysis.sweep import parse_vary
     from analysis.sweep import sweep as run_sweep
     from sim import runner
 
@@ -352,7 +353,7 @@ def sweep(game: str = typer.Argument(..., help="Game id."),
     if precision is not None and max_games is None:
         max_games = 16 * n_games
     runner.check_counts(n_games, seed, jobs)
-    size = len(make_grid(game, grid_spec, sets, strategies, players, seed))
+    size = math.prod(len(values) for _, values in grid_spec)  # sweep() validates the grid first
     advance, bar = runner.progress_bar(n_games * size, enabled=False if quiet else None)
     done = []
 

@@ -26,6 +26,29 @@ def source_hash(root: Path = ROOT) -> str:
     return h.hexdigest()[:16]
 
 
+def cardlab_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("cardlab")
+    except Exception:  # pragma: no cover - not installed
+        import cardlab
+
+        return cardlab.__version__
+
+
+_CODE: dict | None = None
+
+
+def code_identity() -> dict:
+    """Which code plays the games: the cardlab version and the hash of the kernel and
+    strategy sources (saved results are reused only by the very same code)."""
+    global _CODE
+    if _CODE is None:
+        _CODE = {"version": cardlab_version(), "source": source_hash()}
+    return dict(_CODE)
+
+
 def cache_root() -> Path:
     base = os.environ.get("CARDLAB_CACHE_DIR")
     if base:

@@ -23,13 +23,9 @@ FORMAT = 1
 
 
 def identity(setup, games: int, start: int, chunk: int) -> dict:
-    from analysis.report import cardlab_version
-    from sim.cache import source_hash
+    from sim.cache import code_identity
 
-    return {"game": setup.game.id, "players": setup.players,
-            "rules": setup.game.rules_json(setup.rules),
-            "strategies": [s.label for s in setup.seats], "seed": setup.seed, "games": games,
-            "start": start, "chunk": chunk, "version": cardlab_version(), "source": source_hash()}
+    return setup.identity() | {"games": games, "start": start, "chunk": chunk} | code_identity()
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -21,9 +21,17 @@ def layout_array(tl: TallyLayout) -> np.ndarray:
                      tl.hist], dtype=np.int64)
 
 
-@helper("void(ST, ST, int64, int64, int64, boolean, int64, ST, int64, int64, int64, int64)")
-def record_game(tally, lay, players, win_mask, length, unfinished, end_idx,
+@helper("void(ST, ST, EV, int64, int64, int64, int64, boolean, int64, ST, int64, int64, int64, int64)")
+def record_game(tally, lay, rows, r, players, win_mask, length, unfinished, end_idx,
                 st, s_held, s_played, s_score, s_events):
+    """Fold a finished game into ``tally``; when ``rows`` has rows, also write its row ``r``:
+    length, unfinished, winner mask, then the score of every seat."""
+    if rows.shape[0] > 0:
+        rows[r, 0] = length
+        rows[r, 1] = unfinished
+        rows[r, 2] = win_mask
+        for s in range(players):
+            rows[r, 3 + s] = st[s_score + s]
     nt = lay[L_NT]
     tally[0] += 1
     tally[3] += length

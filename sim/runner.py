@@ -34,6 +34,12 @@ class Setup:
     seats: list[SeatStrategy]
     seed: int = 1
 
+    def identity(self) -> dict:
+        """What decides this setup's games, as JSON values (with a game count and the code
+        version it identifies a result: see sim/checkpoint.py, analysis/sweep.py)."""
+        return {"game": self.game.id, "players": self.players, "rules": self.game.rules_json(self.rules),
+                "strategies": [s.label for s in self.seats], "seed": self.seed}
+
     def arrays(self):
         rv = self.game.rules_vector(self.rules, self.players)
         sids = np.zeros(self.game.max_players, dtype=np.int64)

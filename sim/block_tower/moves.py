@@ -80,6 +80,7 @@ from sim.block_tower.layout import (
     TRACE_ROW,
     ZONES_END,
 )
+from sim.events import event_row, snapshot
 from sim.jit import helper
 from sim.rng import below, shuffle, uniform
 
@@ -191,11 +192,9 @@ def nano(hz):
 @helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
 def write_event(st, kind, player, a, b, c, d, e, f):
     """Trace mode: write event row i and a snapshot of every zone after it."""
-    i = st[S_NEV]
-    st[S_NEV] = i + 1
-    o = S_SIZE + i * TRACE_ROW
-    if o + TRACE_ROW > st.shape[0]:
-        return  # buffer full: the caller sees more events than room and replays bigger
+    o = event_row(st, S_NEV, S_SIZE, TRACE_ROW)
+    if o < 0:
+        return
     st[o] = kind
     st[o + 1] = player
     st[o + 2] = st[S_TURN]
@@ -205,8 +204,7 @@ def write_event(st, kind, player, a, b, c, d, e, f):
     st[o + 6] = d
     st[o + 7] = e
     st[o + 8] = f
-    for z in range(ZONES_END):
-        st[o + EVW + z] = st[z]
+    snapshot(st, o + EVW, ZONES_END)
 
 
 @helper("boolean(ST, int64)")

@@ -180,13 +180,6 @@ def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity
     for g in range(start, stop):
         seed_game(st, seed, g)
         mask, length, unfinished = play_game(st, sids, params)
-        record_game(tally, lay, P, mask, length, unfinished, END_CAP if unfinished else END_DECK,
-                    st, S_HELD, S_PLAYED, S_SCORE, S_EVC)
-        if rows.shape[0] > 0:
-            r = g - start
-            rows[r, 0] = length
-            rows[r, 1] = unfinished
-            rows[r, 2] = mask
-            for s in range(P):
-                rows[r, 3 + s] = st[S_SCORE + s]
+        record_game(tally, lay, rows, g - start, P, mask, length, unfinished,
+                    END_CAP if unfinished else END_DECK, st, S_HELD, S_PLAYED, S_SCORE, S_EVC)
     return st

@@ -5,6 +5,7 @@ placement search (what "a bid must be buildable" means), the offer and the reshu
 building (tear-down, placement), cleanup and scoring.  Strategies read the state and use
 the search; only the kernel changes the zones.
 """
+from sim.events import event_row, snapshot
 from sim.jit import helper
 from sim.rng import shuffle
 from sim.five_towers.layout import (
@@ -20,11 +21,9 @@ from sim.five_towers.layout import (
 @helper("void(ST, int64, int64, int64, int64, int64, int64, int64)")
 def write_event(st, kind, player, a, b, c, d, e):
     """Trace mode: write event row i and a snapshot of every zone after it."""
-    i = st[S_NEV]
-    st[S_NEV] = i + 1
-    o = S_SIZE + i * TRACE_ROW
-    if o + TRACE_ROW > st.shape[0]:
-        return  # buffer full: the caller sees more events than room and replays bigger
+    o = event_row(st, S_NEV, S_SIZE, TRACE_ROW)
+    if o < 0:
+        return
     st[o] = kind
     st[o + 1] = player
     st[o + 2] = st[S_ROUND]
@@ -33,8 +32,7 @@ def write_event(st, kind, player, a, b, c, d, e):
     st[o + 5] = c
     st[o + 6] = d
     st[o + 7] = e
-    for z in range(ZONES_END):
-        st[o + EVW + z] = st[z]
+    snapshot(st, o + EVW, ZONES_END)
 
 
 @helper("void(ST, int64, int64, int64, int64, int64, int64, int64)")

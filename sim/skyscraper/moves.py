@@ -4,6 +4,7 @@ Reading order follows the rulebook: hands and piles, drawing (with the reshuffle
 towers, then legality and the effect of every action.  Strategies read the state
 through the small accessors at the top; only the kernel changes it.
 """
+from sim.events import event_row, snapshot
 from sim.jit import helper
 
 from sim.rng import below, shuffle
@@ -78,11 +79,9 @@ def value_of(t):
 @helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
 def write_event(st, kind, player, a, b, c, d, e, f):
     """Trace mode: write event row i and a snapshot of every zone after it."""
-    i = st[S_NEV]
-    st[S_NEV] = i + 1
-    o = S_SIZE + i * TRACE_ROW
-    if o + TRACE_ROW > st.shape[0]:
-        return  # buffer full: the caller sees more events than room and replays bigger
+    o = event_row(st, S_NEV, S_SIZE, TRACE_ROW)
+    if o < 0:
+        return
     st[o] = kind
     st[o + 1] = player
     st[o + 2] = st[S_TURN]
@@ -92,8 +91,7 @@ def write_event(st, kind, player, a, b, c, d, e, f):
     st[o + 6] = d
     st[o + 7] = e
     st[o + 8] = f
-    for z in range(ZONES_END):
-        st[o + EVW + z] = st[z]
+    snapshot(st, o + EVW, ZONES_END)
 
 
 @helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")

@@ -9,6 +9,7 @@ A hand is a set of per-type stacks of card ids with their counts (``S_HCNT``, se
 layout.py); up cards are 3 slots plus counts per type (``S_UCNT``).  Legality and
 strategies read the counts only.
 """
+from sim.events import event_row, snapshot
 from sim.jit import helper
 from sim.three_up.layout import (
     EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW, EV_PICKUP, EV_PLAY, EV_UP, EVW, HAND, MAXK, NDEAL,
@@ -65,11 +66,9 @@ def can_play(st, me):
 @helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
 def write_event(st, kind, player, a, b, c, d, e, f):
     """Trace mode: write event row i and a snapshot of every zone after it."""
-    i = st[S_NEV]
-    st[S_NEV] = i + 1
-    o = S_SIZE + i * TRACE_ROW
-    if o + TRACE_ROW > st.shape[0]:
-        return  # buffer full: the caller sees more events than room and replays bigger
+    o = event_row(st, S_NEV, S_SIZE, TRACE_ROW)
+    if o < 0:
+        return
     st[o] = kind
     st[o + 1] = player
     st[o + 2] = st[S_TURN]
@@ -79,8 +78,7 @@ def write_event(st, kind, player, a, b, c, d, e, f):
     st[o + 6] = d
     st[o + 7] = e
     st[o + 8] = f
-    for z in range(ZONES_END):
-        st[o + EVW + z] = st[z]
+    snapshot(st, o + EVW, ZONES_END)
 
 
 @helper("void(ST, int64, int64, int64, int64, int64)")
