@@ -21,7 +21,7 @@ draw pile's order.  To add one: give it the next id and a branch in each ``ask_*
 """
 import numpy as np
 
-from sim.block_tower.bits import highest, lowest, popcount
+from sim.bits import highest, lowest, popcount
 from sim.block_tower.layout import (
     ACT_MASK,
     ADJUST,

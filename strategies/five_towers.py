@@ -16,6 +16,7 @@ order of each kind's offer cards, with their own notion of a good placement.  Th
 kernel checks every bid (it must be buildable) and every placement, so a bug here is an
 error, never a silent cheat.  To add one: the next id and a branch in each ``ask_*``.
 """
+from sim.bits import popcount
 from sim.jit import helper, inline
 from sim.rng import below, uniform
 from sim.five_towers.layout import (
@@ -23,7 +24,7 @@ from sim.five_towers.layout import (
     S_SEQ, S_START, S_TH, S_TMP, S_VER,
 )
 from sim.five_towers.moves import (
-    below_top, fits, kind_slots, legal, max_buildable, popcount, search, tearable, top,
+    below_top, fits, kind_slots, legal, max_buildable, search, tearable, top,
 )
 from strategies.base import Param, Strategy
 

@@ -9,7 +9,7 @@ tally, and in trace mode (``capacity`` > 0) records every event of one game.
 import numpy as np
 from numba import njit
 
-from sim.block_tower.bits import popcount
+from sim.bits import popcount
 from sim.block_tower.layout import (
     ACT_MASK,
     ADJUST,

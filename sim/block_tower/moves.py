@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from sim.block_tower.bits import lowest, popcount
+from sim.bits import lowest, popcount
 from sim.block_tower.layout import (
     ACT_MASK,
     ADJUST,

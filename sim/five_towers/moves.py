@@ -5,6 +5,7 @@ placement search (what "a bid must be buildable" means), the offer and the reshu
 building (tear-down, placement), cleanup and scoring.  Strategies read the state and use
 the search; only the kernel changes the zones.
 """
+from sim.bits import lowest, popcount
 from sim.events import event_row, snapshot
 from sim.jit import helper
 from sim.rng import shuffle
@@ -138,9 +139,7 @@ def search(st, slots, t, height, drop, zh):
     if slots == 0:
         return 0
     if slots & (slots - 1) == 0:  # one card: no order to search
-        j = 0
-        while (slots >> j) & 1 == 0:
-            j += 1
+        j = lowest(slots)
         if fits(st[S_OFFER + j] & 15, t, height, drop, zh):
             st[S_SEQ] = j
             return 1
@@ -154,17 +153,11 @@ def search(st, slots, t, height, drop, zh):
         sub = (sub - slots) & slots  # the submasks of slots in increasing order
         if sub == 0:
             break
-        n = 0
-        mm = sub
-        while mm:
-            mm &= mm - 1
-            n += 1
+        n = popcount(sub)
         ends = 0
         rest = sub
         while rest:
-            j = 0
-            while (rest >> j) & 1 == 0:
-                j += 1
+            j = lowest(rest)
             rest ^= 1 << j
             x = st[S_OFFER + j] & 15
             prev = sub ^ (1 << j)
@@ -239,33 +232,19 @@ def max_buildable(st, seat):
     return n0 + gain
 
 
-@helper("int64(int64)")
-def popcount(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
 @helper("int64(ST, int64, int64)")
 def most_legal(st, slots, t):
     """search() with the rules' own test, counting only: the most cards of ``slots`` (one
     kind) placeable on top t.  One or two cards are decided directly."""
     if slots == 0:
         return 0
-    j = 0
-    while (slots >> j) & 1 == 0:
-        j += 1
+    j = lowest(slots)
     x = st[S_OFFER + j] & 15
     rest = slots ^ (1 << j)
     if rest == 0:
         return 1 if legal(x, t) else 0
     if rest & (rest - 1) == 0:
-        i = j + 1
-        while (rest >> i) & 1 == 0:
-            i += 1
-        y = st[S_OFFER + i] & 15
+        y = st[S_OFFER + lowest(rest)] & 15
         lx = legal(x, t)
         ly = legal(y, t)
         if (lx and legal(y, x)) or (ly and legal(x, y)):

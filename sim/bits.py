@@ -1,4 +1,5 @@
-"""Bit tricks for card sets held as int64 bit masks (a hand, a won pile, the used actions).
+"""Bit tricks for sets held as int64 bit masks (Block Tower's hands and piles, the
+5 Towers offer slots of one kind).
 
 ``popcount``, ``lowest`` (index of the lowest set bit) and ``highest`` (of the highest)
 compile to single LLVM instructions (ctpop / cttz / ctlz).  With ``NUMBA_DISABLE_JIT=1``
