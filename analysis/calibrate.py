@@ -19,6 +19,12 @@ CSV format (a header row; columns in any order, other columns ignored):
             placed, separated by spaces, ``;`` or ``-``; height + 1 numbers when the
             tower fell (the fatal block last), height when it did not.
 
+A row the model cannot produce is refused (one line naming the row and why): a tower
+higher than the blocks of ``points_split``, a fall with every block already standing
+(no block was left to topple it), or a ``blocks`` list using more blocks of a value
+than the split holds.  Such a row has probability 0 for every parameter value, so the
+likelihood would be -inf everywhere and no fit exists.
+
 With ``blocks`` a row's likelihood is exact (its u at every placement is known), which
 is what separates ``a_u`` from ``a_h``.  Without it the block sequence is integrated
 out: the blocks are taken as drawn at random, without replacement, from the deck of
@@ -28,6 +34,11 @@ with height), which the intervals show.
 
 Intervals: 95% Wald intervals from the observed information (the numerical Hessian of
 the log-likelihood at the maximum); ``base``'s interval is computed on log(base).
+
+Convergence: the fit is reported as converged only when the optimiser says it
+converged, the log-likelihood there is finite and the observed information is
+positive definite (a proper maximum); otherwise ``Fit.converged`` is False, ``reason``
+says why, and the CLI prints no ``--set`` line.
 """
 from __future__ import annotations
 
@@ -48,10 +59,14 @@ MODEL_KNOBS = ("difficulty", "instability", "points_split")
 
 @dataclass
 class Towers:
-    """Observed towers: heights, fell flags, and per row the block points (or None)."""
+    """Observed towers: heights, fell flags, and per row the block points (or None);
+    ``rows`` and ``source``: each tower's row number in its CSV and the CSV's name (for
+    error messages; None for towers built in code)."""
     height: np.ndarray
     fell: np.ndarray
     blocks: list
+    rows: list | None = None
+    source: str | None = None
 
 
 @dataclass
@@ -65,9 +80,10 @@ class Fit:
     n: int
     n_fell: int
     n_sequences: int           # rows with a block sequence (exact likelihood)
-    converged: bool
+    converged: bool            # optimiser converged, finite likelihood, positive-definite information
     knobs: dict = field(default_factory=dict)
     corr_ah_au: float = float("nan")   # correlation of the a_h and a_u estimates
+    reason: str = ""                   # why the fit did not converge ("" when it did)
 
     def set_args(self) -> str:
         return f"--set base={self.base:.6g} --set a_h={self.a_h:.6g} --set a_u={self.a_u:.6g}"
@@ -105,7 +121,7 @@ def read_heights(path: str | Path) -> Towers:
     ih = head.index("height")
     jf = head.index("fell") if "fell" in head else -1
     jb = head.index("blocks") if "blocks" in head else -1
-    hs, fs, bs = [], [], []
+    hs, fs, bs, ks = [], [], [], []
     def cell(r, j):
         return r[j].strip() if 0 <= j < len(r) else ""
 
@@ -144,12 +160,40 @@ def read_heights(path: str | Path) -> Towers:
         hs.append(h)
         fs.append(fell)
         bs.append(seq)
+        ks.append(k)
     if not hs:
         raise InputError(f"bad --heights {name!r}: no data rows under the header")
     if sum(fs) == 0:
         raise InputError(f"bad --heights {name!r}: no tower fell (every row has fell=0): "
                          f"nothing to fit")
-    return Towers(np.array(hs, np.int64), np.array(fs, np.int64), bs)
+    return Towers(np.array(hs, np.int64), np.array(fs, np.int64), bs, ks, name)
+
+
+def check_possible(towers: Towers, split) -> None:
+    """Refuse a tower the model gives probability 0 for every parameter value (one
+    InputError line naming the row and why): higher than the deck's blocks, fallen with
+    every block standing, or a block sequence the split cannot supply."""
+    split = [int(x) for x in split]
+    nb = sum(split)
+    knob = f"points_split={','.join(map(str, split))}"
+    for i, (h, f, b) in enumerate(zip(towers.height, towers.fell, towers.blocks)):
+        where = (f"bad --heights {towers.source!r}: row {towers.rows[i]}" if towers.rows
+                 else f"bad tower {i + 1}")
+        why = None
+        if h > nb:
+            why = f"a tower of {int(h)} blocks is higher than the {nb} blocks of {knob}"
+        elif f and h >= nb:
+            why = (f"a tower of {int(h)} blocks cannot fall: with {knob} every block is already "
+                   f"standing, none is left to topple it (mark it fell=0 if it stood)")
+        elif b is not None:
+            for t in range(3):
+                used = int(np.sum(np.asarray(b) == t + 1))
+                if used > split[t]:
+                    why = (f"blocks lists {used} blocks worth {t + 1}, but {knob} has only "
+                           f"{split[t]}")
+                    break
+        if why:
+            raise InputError(f"{where}: {why}")
 
 
 def write_heights(path: str | Path, towers: Towers) -> None:
@@ -192,10 +236,7 @@ class Model:
         self.fatal = np.array(fatal, bool)
         self.marg_h = np.array(marg_h, np.int64)
         self.marg_f = np.array(marg_f, np.int64)
-        nb = int(self.split.sum())
-        if len(self.marg_h) and self.marg_h.max() > nb:
-            raise InputError(f"a tower of {int(self.marg_h.max())} blocks is higher than the "
-                             f"{nb} blocks of points_split={','.join(map(str, self.split))}")
+        check_possible(towers, self.split)
         n1, n2, n3 = (int(x) + 1 for x in self.split)
         g = np.indices((n1, n2, n3))
         self.counts = g                                     # n1, n2, n3 of each state
@@ -203,6 +244,16 @@ class Model:
         self.K = g.sum(0)                                   # blocks standing
 
     def loglik(self, theta) -> float:
+        """The log-likelihood, with -1e300 in place of -inf (the optimiser's floor)."""
+        ll = self.loglik_exact(theta)
+        return ll if np.isfinite(ll) else -1e300
+
+    def loglik_exact(self, theta) -> float:
+        """The log-likelihood as computed: -inf (or nan) where some tower is impossible."""
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return self._loglik(theta)
+
+    def _loglik(self, theta) -> float:
         lb, ah, au = theta
         ll = 0.0
         if len(self.h):
@@ -213,7 +264,7 @@ class Model:
             with np.errstate(divide="ignore"):
                 ll += np.where(self.marg_f == 1, np.log(fall[self.marg_h]),
                                np.log(surv[self.marg_h])).sum()
-        return float(ll) if np.isfinite(ll) else -1e300
+        return float(ll)
 
     def height_pmf(self, theta):
         """(fall[h], surv[h]) for h = 0..N: the probability that the tower falls with h
@@ -282,33 +333,53 @@ def fit(towers: Towers, difficulty=(0.0, 0.3, 0.6), instability=(0.1, 0.2, 0.3),
 
     x0 = np.array([math.log(start[0]), start[1], start[2]])
     best = None
+    best_ok = False
     for x in (x0, x0 + np.array([1.0, -0.1, -0.3]), x0 + np.array([-1.0, 0.1, 0.3])):
-        r = minimize(nll, x, method="Nelder-Mead",
-                     options={"xatol": 1e-7, "fatol": 1e-9, "maxiter": 4000, "maxfev": 8000})
-        r = minimize(nll, r.x, method="BFGS", options={"gtol": 1e-6})
+        nm = minimize(nll, x, method="Nelder-Mead",
+                      options={"xatol": 1e-7, "fatol": 1e-9, "maxiter": 4000, "maxfev": 8000})
+        r = minimize(nll, nm.x, method="BFGS", options={"gtol": 1e-6})
+        # BFGS often stops on "precision loss" right at the maximum; Nelder-Mead's own
+        # convergence (simplex within xatol/fatol) at the same point then counts
+        ok = bool(r.success) or (bool(nm.success) and r.fun <= nm.fun + 1e-9)
         if best is None or r.fun < best.fun:
-            best = r
+            best, best_ok = r, ok
     th = best.x
     info = _hessian(nll, th)
     se = np.full(3, np.nan)
     corr = float("nan")
+    pd = False
     try:
         cov = np.linalg.inv(info)
-        if np.all(np.linalg.eigvalsh(info) > 0):
+        if np.all(np.isfinite(info)) and np.all(np.linalg.eigvalsh(info) > 0):
+            pd = True
             se = np.sqrt(np.diag(cov))
             corr = float(cov[1, 2] / (se[1] * se[2]))
     except np.linalg.LinAlgError:
         pass
+    ll = model.loglik_exact(th)
+    if not np.isfinite(ll):
+        reason = "the log-likelihood is not finite at the optimiser's end point"
+    elif not best_ok:
+        reason = f"the optimiser did not converge ({best.message})"
+    elif not pd:
+        reason = ("the observed information is not positive definite (no proper maximum: "
+                  "these towers do not identify base, a_h and a_u)")
+    else:
+        reason = ""
     z = 1.959963984540054
-    iv = {"base": (math.exp(th[0] - z * se[0]), math.exp(th[0] + z * se[0])),
+    with np.errstate(over="ignore"):
+        blo, bhi = (float(np.exp(th[0] - z * se[0])), float(np.exp(th[0] + z * se[0])))
+    iv = {"base": (blo, bhi),
           "a_h": (float(th[1] - z * se[1]), float(th[1] + z * se[1])),
           "a_u": (float(th[2] - z * se[2]), float(th[2] + z * se[2]))}
-    return Fit(math.exp(th[0]), float(th[1]), float(th[2]), iv,
+    with np.errstate(over="ignore"):
+        base = float(np.exp(th[0]))
+    return Fit(base, float(th[1]), float(th[2]), iv,
                {"log_base": float(se[0]), "a_h": float(se[1]), "a_u": float(se[2])},
                -float(best.fun), len(towers.height), int(towers.fell.sum()),
-               sum(b is not None for b in towers.blocks), bool(np.isfinite(best.fun)),
+               sum(b is not None for b in towers.blocks), reason == "",
                {"difficulty": list(map(float, difficulty)), "instability": list(map(float, instability)),
-                "points_split": list(map(int, split))}, corr)
+                "points_split": list(map(int, split))}, corr, reason)
 
 
 # ------------------------------------------------------------------ survival and plot
@@ -395,8 +466,12 @@ def render(result: Fit, csv_path, plot_path) -> str:
                      f"from growth with instability; a 'blocks' column separates them")
     lines.append(f"  log-likelihood at the fit: {result.loglik:.3f}")
     lines.append(f"  survival plot (observed vs fitted): {plot_path}")
-    lines.append("Use the fit:")
-    lines.append(f"  {result.set_args()}")
+    if result.converged:
+        lines.append("Use the fit:")
+        lines.append(f"  {result.set_args()}")
+    else:
+        lines.append(f"The fit did not converge: {result.reason}; the values above are not "
+                     f"estimates, do not use them.")
     return "\n".join(lines)
 
 
@@ -404,6 +479,7 @@ def calibrate(csv_path, plot_path=None, sets=None) -> tuple[Fit, Path]:
     """Read, fit, plot.  Nothing is written unless the CSV was read and fitted."""
     knobs = model_knobs(sets)
     towers = read_heights(csv_path)
+    check_possible(towers, knobs["points_split"])
     out = Path(plot_path) if plot_path else default_plot_path(csv_path)
     if out.exists() and out.is_dir():
         raise InputError(f"bad --plot {str(out)!r}: it is a folder, not a file")

@@ -166,7 +166,7 @@ def optimize(game_id: str, strategy: str, against: Sequence[str] | str, *, games
 
     from analysis.sweep import paired_difference
     from sim.registry import get_game
-    from sim.runner import check_counts, make_setup
+    from sim.runner import MAX_GAMES, check_counts, make_setup
 
     t0 = time.perf_counter()
     game = get_game(game_id)
@@ -188,8 +188,8 @@ def optimize(game_id: str, strategy: str, against: Sequence[str] | str, *, games
     if games < players:
         raise InputError(f"bad --games {games}: allowed at least one game per seat ({players})")
     fresh_games = 4 * games if fresh_games is None else fresh_games
-    if fresh_games < players:
-        raise InputError(f"bad --fresh-games {fresh_games}: allowed at least one game per seat ({players})")
+    if fresh_games < players or fresh_games > MAX_GAMES:
+        raise InputError(f"bad --fresh-games {fresh_games}: allowed {players} (one game per seat) to {MAX_GAMES:,}")
     if vary:  # checked before the search, not after it
         from analysis.sweep import make_grid, parse_vary
 

@@ -8,10 +8,14 @@ import numpy as np
 
 from analysis.stats import diff_independent, diff_multinomial, wilson
 from sim.runner import RunResult
+from sim.tally import WIN_UNIT
 
 
-def _r(x: float, nd: int = 6) -> float | None:
-    return None if x is None or (isinstance(x, float) and np.isnan(x)) else round(float(x), nd)
+def _r(x: float) -> float | None:
+    """A number for the JSON contract at full precision: rounding would break the identity
+    ``sum(win_rate_by_seat) + no_winner_rate == 1`` (the integer counts it comes from,
+    ``wins_by_seat`` in ``win_unit`` and ``no_winner_games``, are printed beside it)."""
+    return None if x is None or (isinstance(x, float) and np.isnan(x)) else float(x)
 
 
 def _ci(lo_hi) -> list:
@@ -28,7 +32,7 @@ def length_stats(hist: np.ndarray, unit: str) -> dict[str, Any]:
     def q(p):
         return int(np.searchsorted(cdf, p - 1e-12))
 
-    return {"unit": unit, "mean": _r(float((x * hist).sum() / n), 4), "median": q(0.5),
+    return {"unit": unit, "mean": _r(float((x * hist).sum() / n)), "median": q(0.5),
             "p10": q(0.1), "p90": q(0.9), "min": int(np.nonzero(hist)[0][0]),
             "max": int(np.nonzero(hist)[0][-1])}
 
@@ -82,6 +86,12 @@ def summarize(result: RunResult) -> dict[str, Any]:
         "win_rate_by_seat": [_r(x) for x in rates],
         "win_rate_ci_by_seat": [_ci(wilson(w, n)) for w in wins],
         "no_winner_rate": _r(t.no_winner / n),
+        # the integer counts the rates come from: a shared win adds win_unit // k to each of
+        # its k winners, so sum(wins_by_seat) + win_unit * no_winner_games == win_unit * games
+        "win_unit": WIN_UNIT,
+        "wins_by_seat": [int(x) for x in t.win_units],
+        "no_winner_games": t.no_winner,
+        "unfinished_games": t.unfinished,
         "unfinished_rate": _r(t.unfinished / n),
         "unfinished_rate_ci": _ci(wilson(t.unfinished, n)),
     }
@@ -112,15 +122,15 @@ def summarize(result: RunResult) -> dict[str, Any]:
         for name, idx in by_strat.items()}
     out["length"] = length_stats(t.hist, game.length_unit)
     out["end_conditions"] = {name: int(c) for name, c in zip(game.end_names, t.end)}
-    out["events_per_game"] = {name: _r(c / n, 4) for name, c in zip(game.event_names, t.events)}
+    out["events_per_game"] = {name: _r(c / n) for name, c in zip(game.event_names, t.events)}
     out["score_name"] = game.score_name
     out["report_events"] = list(game.event_names[:game.report_events])
-    out[f"mean_{game.score_name}_by_seat"] = [_r(x / n, 4) for x in t.score]
+    out[f"mean_{game.score_name}_by_seat"] = [_r(x / n) for x in t.score]
     out[f"sd_{game.score_name}_by_seat"] = [
-        _r(max(0.0, q / n - (x / n) ** 2) ** 0.5, 4) for x, q in zip(t.score, t.score_sq)]
+        _r(max(0.0, q / n - (x / n) ** 2) ** 0.5) for x, q in zip(t.score, t.score_sq)]
     out["card_power"] = card_power(result)
-    out["elapsed_s"] = _r(result.elapsed_s, 3)
-    out["games_per_second"] = _r(result.games_per_second, 1)
+    out["elapsed_s"] = round(result.elapsed_s, 3)
+    out["games_per_second"] = round(result.games_per_second, 1)
     return out
 
 

@@ -389,8 +389,8 @@ def sweep(game_id: str, vary: Sequence[tuple[str, list[str]]] | Sequence[str], *
     runner.check_counts(games, seed, jobs)
     if precision is not None and not (0 < precision < 0.5):
         raise InputError(f"bad --precision {precision}: allowed a half-width between 0 and 0.5, e.g. 0.005")
-    if max_games is not None and max_games < games:
-        raise InputError(f"bad --max-games {max_games}: allowed at least --games ({games})")
+    if max_games is not None and not (games <= max_games <= runner.MAX_GAMES):
+        raise InputError(f"bad --max-games {max_games}: allowed --games ({games}) to {runner.MAX_GAMES:,}")
     if correction not in ("holm", "bh"):
         raise InputError(f"bad --correction {correction!r}: allowed holm or bh")
     grid = make_grid(game_id, vary, sets, strategies, players, seed)  # type: ignore[arg-type]

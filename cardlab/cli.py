@@ -228,8 +228,8 @@ def report(game: str = typer.Argument(..., help="Game id."),
         from analysis.tournament import check_strategies
 
         check_strategies(tournament)  # bad names fail before any game is played
-        if tournament_games < 1:
-            raise InputError(f"bad --tournament-games {tournament_games}: allowed 1 or more")
+        if not (1 <= tournament_games <= runner.MAX_GAMES):
+            raise InputError(f"bad --tournament-games {tournament_games}: allowed 1 to {runner.MAX_GAMES:,}")
     prepare_out_dir(out)  # a bad --out fails before the simulation, not after it
     advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
     with bar:
@@ -462,7 +462,10 @@ def calibrate(game: str = typer.Argument(..., help="Game id (only block_tower ha
                                                        "difficulty, instability, points_split."),
               as_json: bool = typer.Option(False, "--json", help="Print one JSON object.")):
     """Fit Block Tower's collapse model (base, a_h, a_u) by maximum likelihood to observed
-    collapse heights; print the fit with 95% intervals and the --set arguments to use it."""
+    collapse heights; print the fit with 95% intervals and the --set arguments to use it
+    (only when the fit converged)."""
+    import math
+
     from sim.registry import get_game
 
     if get_game(game).id != "block_tower":
@@ -472,9 +475,15 @@ def calibrate(game: str = typer.Argument(..., help="Game id (only block_tower ha
 
     result, path = run_calibration(heights, plot, sets)
     if as_json:
+        def num(x):  # NaN / inf (an interval the information cannot give) as null
+            return float(x) if math.isfinite(x) else None
+
         print(json.dumps({"base": result.base, "a_h": result.a_h, "a_u": result.a_u,
-                          "intervals": result.intervals, "loglik": result.loglik, "towers": result.n,
-                          "fell": result.n_fell, "plot": str(path), "set": result.set_args()}))
+                          "intervals": {k: [num(lo), num(hi)] for k, (lo, hi) in result.intervals.items()},
+                          "loglik": num(result.loglik), "towers": result.n, "fell": result.n_fell,
+                          "plot": str(path), "converged": result.converged,
+                          "reason": result.reason or None,
+                          "set": result.set_args() if result.converged else None}))
     else:
         print(render(result, heights, path))
 

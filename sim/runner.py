@@ -16,13 +16,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from sim.errors import InputError
+from sim.errors import ILLEGAL, IllegalActionError, InputError
 from sim.game import Game
 from sim.tally import Tally
 from strategies.base import SeatStrategy
 
 CHUNK = 20_000  # games per chunk: fixed, so results never depend on the parallel layout
 MAX_SEED = 2**63 - 1
+MAX_GAMES = 2**63 - 1  # game indices are int64: a longer run could never seed its games right
 
 
 @dataclass
@@ -89,8 +90,8 @@ def default_jobs() -> int:
 
 
 def check_counts(games: int, seed: int, jobs: int | None) -> None:
-    if games < 1:
-        raise InputError(f"bad --games {games}: allowed 1 or more")
+    if not (1 <= games <= MAX_GAMES):
+        raise InputError(f"bad --games {games}: allowed 1 to {MAX_GAMES:,} (the game-index range)")
     if not (0 <= seed <= MAX_SEED):
         raise InputError(f"bad --seed {seed}: allowed 0 to {MAX_SEED}")
     if jobs is not None and jobs < 1:
@@ -151,8 +152,65 @@ def play_chunk(setup: Setup, lo: int, hi: int, keep_rows: bool):
     rv, sids, params = setup.arrays()
     tally = game.tally.new(game.max_length(setup.rules))
     rows = np.zeros((hi - lo if keep_rows else 0, game.row_width), dtype=np.int64)
-    kernel(rv, sids, params, setup.seed, lo, hi, tally, _layout(game), rows, 0)
+    play_kernel(setup, kernel, (rv, sids, params), lo, hi, tally, rows, 0)
     return lo, hi, tally, rows
+
+
+def play_kernel(setup: Setup, kernel, arrays, lo: int, hi: int, tally, rows, capacity: int):
+    """``kernel`` on games [lo, hi); a strategy's illegal action becomes an
+    IllegalActionError naming the seat, strategy, decision, action and the game index."""
+    rv, sids, params = arrays
+    try:
+        return kernel(rv, sids, params, setup.seed, lo, hi, tally, _layout(setup.game), rows, capacity)
+    except ValueError as e:
+        if not e.args or e.args[0] != ILLEGAL:
+            raise
+        index = lo if hi - lo == 1 else _failing_game(setup, kernel, arrays, lo, hi)
+        raise illegal_action_error(setup, index, e.args) from None
+
+
+def _failing_game(setup: Setup, kernel, arrays, lo: int, hi: int) -> int:
+    """The first game of [lo, hi) whose kernel raises (games are independent: each is
+    seeded from its own index)."""
+    rv, sids, params = arrays
+    game = setup.game
+    rows = np.zeros((0, game.row_width), dtype=np.int64)
+    for g in range(lo, hi):
+        try:
+            kernel(rv, sids, params, setup.seed, g, g + 1, game.tally.new(game.max_length(setup.rules)),
+                   _layout(game), rows, 0)
+        except ValueError:
+            return g
+    return lo
+
+
+def illegal_action_error(setup: Setup, index: int, args: tuple) -> IllegalActionError:
+    """The one-line message for ``raise ValueError(ILLEGAL, decision, fields, seat, *values)``."""
+    _, decision, fields, seat, *values = args
+    names = fields.split(",")
+    action = ", ".join(f"{k}={int(v)}" for k, v in zip(names, values))
+    seat = int(seat)
+    label = "?"
+    if 0 <= seat < len(setup.seats):  # the strategy with every parameter's value
+        strat, row = setup.seats[seat].strategy, setup.seats[seat].row()
+        label = strat.name + ("" if not strat.params else
+                              " (" + ", ".join(f"{p.name}={row[i]:g}" for i, p in enumerate(strat.params)) + ")")
+    sets = "".join(f" --set {k.name}={_cli_value(setup.rules[k.name])}" for k in setup.game.knobs
+                   if setup.rules[k.name] != k.default)
+    strategies = ",".join(s.label for s in setup.seats)
+    return IllegalActionError(
+        f"{setup.game.id}: seat {seat} strategy {label} chose an illegal {decision}: {action}, "
+        f"in game index {index} of seed {setup.seed}; reproduce with: cardlab trace {setup.game.id} "
+        f"--seed {setup.seed} --index {index} --players {setup.players} --strategies {strategies}{sets}")
+
+
+def _cli_value(v) -> str:
+    """A knob value as ``--set`` takes it."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (tuple, list)):
+        return ",".join(str(x) for x in v)
+    return str(v)
 
 
 def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = False,

@@ -15,17 +15,16 @@ from sim.runner import Setup
 def trace(setup: Setup, index: int = 0, capacity: int = 512) -> list[dict]:
     """Header, events and result of game ``index`` of ``setup``."""
     game = setup.game
-    if index < 0:
+    if not (0 <= index < runner.MAX_GAMES):
         from sim.errors import InputError
 
-        raise InputError(f"bad --index {index}: allowed 0 or more")
+        raise InputError(f"bad --index {index}: allowed 0 to {runner.MAX_GAMES - 1:,}")
     kernel = runner.warm(setup)
     rv, sids, params = setup.arrays()
-    lay = runner._layout(game)
     while True:
         tally = game.tally.new(game.max_length(setup.rules))
         rows = np.zeros((1, game.row_width), dtype=np.int64)
-        st = kernel(rv, sids, params, setup.seed, index, index + 1, tally, lay, rows, capacity)
+        st = runner.play_kernel(setup, kernel, (rv, sids, params), index, index + 1, tally, rows, capacity)
         n = game.trace_arrays(st)[0]
         if n <= capacity:
             break

@@ -4,11 +4,14 @@ The kernel asks the seat to move four questions, each a compiled function taking
 ``(st, me, p)`` (``p``: the seat's parameter row, read by the names in its ``Strategy``
 entry below), dispatched by strategy id in the ``ask_*`` functions at the bottom:
 
-- ``reshuffle`` -> 1 to use the two-action-card reshuffle, 0 not (asked at the start of
-  a turn when the hand holds 2 or more action cards and the draw pile is not empty);
+- ``reshuffle`` -> 1 to use the two-action-card reshuffle, 0 not (asked, until it is
+  used once in the turn, whenever the hand holds 2 or more action cards and the draw
+  pile is not empty: at the turn's start, after each draw up to a block card, after the
+  action cards; with ``reshuffle_at=turn_start`` only at the turn's start);
 - ``action``    -> ``(kind, a, b, c)``: ``(NO_ACTION, 0, 0, 0)``, ``(ADJUST, new share in
   thousandths of the block's base share, 0, 0)``, ``(ANYWHERE, 0, 0, 0)``,
-  ``(REMOVE, 0, 0, 0)`` or ``(SWAP, target, card to give, second card or -1)``;
+  ``(REMOVE, 0, 0, 0)`` or ``(SWAP, target, card to give, second card or -1)``, giving
+  exactly ``swap_size(st, me, target)`` cards (1 or 2; 0 means no SWAP on that target);
 - ``second``    -> the same, for a second action card after a SWAP: only a card just
   received in that SWAP (``st[S_RECV]``);
 - ``block``     -> ``(card, style)``: the block card to play and the placement style in
@@ -39,6 +42,7 @@ from sim.block_tower.layout import (
     S_PILE,
     S_PILE_N,
     S_RECV,
+    S_SCORES,
     SHARE_ONE,
     STYLE_ONE,
     SWAP,
@@ -50,6 +54,7 @@ from sim.block_tower.moves import (
     hazard,
     pile_points,
     share_at,
+    swap_size,
     top_hazard,
     turn_hazard,
 )
@@ -120,16 +125,16 @@ def hardest_of(st, blocks):
     return best
 
 
-@helper("UniTuple(int64, 2)(ST, int64, int64)")
-def give_hard_first(st, me, by_code):
-    """The up to 2 cards to give in a SWAP: block cards first (by_code = 1: the highest
+@helper("UniTuple(int64, 2)(ST, int64, int64, int64)")
+def give_hard_first(st, me, by_code, n):
+    """The n (1 or 2) cards to give in a SWAP: block cards first (by_code = 1: the highest
     code first; 0: the highest difficulty first), then the lowest-code action cards;
     never the SWAP card itself.  (-1 for a card not given.)"""
     rest = st[S_HANDS + me] & ~(np.int64(1) << SWAP)
     bm = st[R_BLOCKMASK]
     g1 = -1
     g2 = -1
-    for k in range(2):
+    for k in range(n):
         if rest == 0:
             break
         blocks = rest & bm
@@ -173,7 +178,7 @@ def reference_action(st, me, p):
     """1.1 ADJUST a sabotaged top (h >= 2, new share 0); 1.2 ANYWHERE at h >= 6;
     1.3 REMOVE at h >= 8; 1.4 SWAP with the next player at h >= 4 holding no 1-point
     block, another card, and the next player's hand not empty: give the highest-code
-    blocks first, then the lowest-code action cards."""
+    blocks first, then the lowest-code action cards (as many as the SWAP gives)."""
     hand = st[S_HANDS + me]
     act = reference_pick(st, me, hand & ACT_MASK)
     if act[0] != NO_ACTION:
@@ -182,7 +187,7 @@ def reference_action(st, me, p):
         one_pt = hand & st[R_BLOCKMASK] & ((np.int64(1) << st[R_N1]) - 1)
         nxt = next_seat(st, me)
         if one_pt == 0 and popcount(hand) >= 2 and st[S_HANDS + nxt] != 0:
-            g1, g2 = give_hard_first(st, me, 1)
+            g1, g2 = give_hard_first(st, me, 1, swap_size(st, me, nxt))
             return (SWAP, nxt, g1, g2)
     return NONE
 
@@ -226,7 +231,8 @@ def random_card(st, m):
 @helper("ACT(ST, int64, int64)")
 def random_pick(st, me, cards):
     """Uniform over 'no action' and each legal action card in ``cards``, with uniform
-    arguments (ADJUST's share in 0..2000 thousandths; SWAP's target and cards)."""
+    arguments (ADJUST's share in 0..2000 thousandths; SWAP's target among the seats it
+    can be played on, and its cards)."""
     h = st[S_PILE_N]
     hand = st[S_HANDS + me]
     ok = np.int64(0)
@@ -237,7 +243,13 @@ def random_pick(st, me, cards):
     if (cards >> REMOVE) & 1 and h >= 1:
         ok |= np.int64(1) << REMOVE
     rest = hand & ~(np.int64(1) << SWAP)
-    if (cards >> SWAP) & 1 and rest != 0:
+    P = st[R_PLAYERS]
+    targets = np.int64(0)
+    if (cards >> SWAP) & 1:
+        for t in range(P):
+            if t != me and swap_size(st, me, t) > 0:
+                targets |= np.int64(1) << t
+    if targets != 0:
         ok |= np.int64(1) << SWAP
     r = below(st, popcount(ok) + 1)
     if r == 0:
@@ -249,13 +261,10 @@ def random_pick(st, me, cards):
     if a == ADJUST:
         return (ADJUST, below(st, 2 * SHARE_ONE + 1), 0, 0)
     if a == SWAP:
-        P = st[R_PLAYERS]
-        t = below(st, P - 1)
-        if t >= me:
-            t += 1
+        t = random_card(st, targets)
         g1 = random_card(st, rest)
         rest &= ~(np.int64(1) << g1)
-        g2 = random_card(st, rest) if rest != 0 else -1
+        g2 = random_card(st, rest) if swap_size(st, me, t) == 2 else -1
         return (SWAP, t, g1, g2)
     return (a, 0, 0, 0)
 
@@ -282,14 +291,14 @@ def random_block(st, me, p):
 @helper("ACT(ST, int64, PAR)")
 def careful_action(st, me, p):
     """ADJUST a sabotaged top to share 0 (h >= 2); ANYWHERE at h >= anywhere_at;
-    REMOVE at h >= remove_at; never SWAP."""
+    REMOVE at h >= remove_at when a block stands (h >= 1); never SWAP."""
     hand = st[S_HANDS + me]
     h = st[S_PILE_N]
     if (hand >> ADJUST) & 1 and h >= 2 and top_sabotaged(st):
         return (ADJUST, 0, 0, 0)
     if (hand >> ANYWHERE) & 1 and h >= p[0]:
         return (ANYWHERE, 0, 0, 0)
-    if (hand >> REMOVE) & 1 and h >= p[1]:
+    if (hand >> REMOVE) & 1 and h >= 1 and h >= p[1]:
         return (REMOVE, 0, 0, 0)
     return NONE
 
@@ -348,28 +357,37 @@ def tactician_pick(st, me, p, cards):
     return NONE
 
 
+@helper("int64(ST, int64)")
+def swap_leader(st, me):
+    """The opponent with the most points that a SWAP can be played on (public: scores
+    and hand sizes), ties to the earliest in turn order from the next seat (so the next
+    seat while the scores are level); -1 if there is none."""
+    best = -1
+    bs = 0
+    s = me
+    for _ in range(st[R_PLAYERS] - 1):
+        s = next_seat(st, s)
+        if swap_size(st, me, s) > 0 and (best < 0 or st[S_SCORES + s] > bs):
+            best = s
+            bs = st[S_SCORES + s]
+    return best
+
+
 @helper("ACT(ST, int64, PAR)")
 def tactician_action(st, me, p):
-    """tactician_pick; else SWAP to grab action cards when I hold no other action card:
-    the target is the seat with the most cards in hand (a big hand has drawn after
-    actions; ties: the earliest in turn order), and I give my hardest blocks."""
+    """tactician_pick; else, while h < swap_below and SWAP is my only action card (and I
+    hold another card), SWAP with the leader (swap_leader): take cards at random from
+    the seat closest to winning, perhaps its action cards, and give it my hardest
+    blocks."""
     hand = st[S_HANDS + me]
     act = tactician_pick(st, me, p, hand & ACT_MASK)
     if act[0] != NO_ACTION:
         return act
     if (hand >> SWAP) & 1 and hand & ACT_MASK == (np.int64(1) << SWAP) and popcount(hand) >= 2 \
             and st[S_PILE_N] < p[2]:
-        best = -1
-        bn = 0
-        s = me
-        for _ in range(st[R_PLAYERS] - 1):
-            s = next_seat(st, s)
-            n = popcount(st[S_HANDS + s])
-            if n > bn:
-                best = s
-                bn = n
+        best = swap_leader(st, me)
         if best >= 0:
-            g1, g2 = give_hard_first(st, me, 0)
+            g1, g2 = give_hard_first(st, me, 0, swap_size(st, me, best))
             return (SWAP, best, g1, g2)
     return NONE
 
@@ -413,7 +431,10 @@ STRATEGIES = (
                  Param("max_hazard", 0.1, 0, 5, "never sabotage when my own careful hazard H0 exceeds this"),
              )),
     Strategy("tactician", 4, "Uses actions well: REMOVE or ADJUST when the tower is dangerous for "
-             "itself, ANYWHERE on a risky placement, SWAP to grab action cards from the biggest hand.", (
+             "itself, ANYWHERE on a risky placement; while the tower is low and SWAP is its only "
+             "action card, SWAPs with the opponent with the most points (ties: the first in turn "
+             "order, so the next seat while scores are level), taking its cards at random and giving "
+             "it its hardest blocks; easiest block, sabotage when safe.", (
                  Param("danger", 0.08, 0, 1, "REMOVE/ADJUST when my placement would fall with at least this probability"),
                  Param("risky", 0.03, 0, 1, "ANYWHERE when my placement would fall with at least this probability"),
                  Param("swap_below", 6, 0, 30, "SWAP only while the tower is lower than this", True),

@@ -172,30 +172,38 @@ def reference_build(st, me, p, b):
 @helper("UniTuple(int64, 2)(ST, int64, int64, int64, int64, int64, int64)")
 def searched_plan(st, me, drop, zh, tear_gain, limit, write):
     """(cards, kind torn or -1) of the best searched plan: per kind the most offer cards
-    that ``fit`` (drop, zh) in some order; a tear-down when it adds at least tear_gain
-    cards (the largest gain, ties kind order); at most ``limit`` cards.  With write, the
-    plan goes into st[S_PLAN...] (kind order, each kind's searched order)."""
+    that ``fit`` (drop, zh) in some order, at most ``limit`` cards in all.  The tear-down
+    is chosen for that cut plan, the one actually bid: it must add at least tear_gain
+    cards to it (the largest addition, ties kind order), so a tear-down whose cards the
+    cut would drop never happens.  With write, the plan goes into st[S_PLAN...] (kind
+    order, each kind's searched order): every card of the other kinds, and of the torn
+    kind as many as the plan has room for (at least the cards the tear-down added)."""
     n0 = 0
     for k in range(NK):
         s = kind_slots(st, k)
         h = st[S_TH + me * NK + k]
         st[S_TMP + k] = search(st, s, top(st, me, k), h, drop, zh) if s else 0
         n0 += st[S_TMP + k]
+    base = min(n0, limit)
     tear = -1
     gain = 0
-    if st[R_TEAR_AFTER] == 0:
+    if st[R_TEAR_AFTER] == 0 and base < limit:
         for k in range(NK):
             s = kind_slots(st, k)
             if s == 0 or not tearable(st, me, k):
                 continue
             h = st[S_TH + me * NK + k]
-            g = search(st, s, below_top(st, me, k), h - 1, drop, zh) - st[S_TMP + k]
+            c = search(st, s, below_top(st, me, k), h - 1, drop, zh)
+            g = min(n0 - st[S_TMP + k] + c, limit) - base  # added to the plan actually bid
             if g >= tear_gain and g > gain:
                 gain = g
                 tear = k
-    n = min(n0 + gain, limit)
+    n = base + gain
     if write:
         st[S_PLAN_TEAR] = tear
+        # with a tear-down every card of the other kinds fits in the plan (n > n0); the
+        # torn kind fills the rest, so it always places the cards the tear-down was for
+        torn_room = n - (n0 - st[S_TMP + tear]) if tear >= 0 else 0
         cnt = 0
         for k in range(NK):
             if cnt >= n:
@@ -205,7 +213,7 @@ def searched_plan(st, me, drop, zh, tear_gain, limit, write):
                 continue
             h = st[S_TH + me * NK + k]
             if k == tear:
-                c = search(st, s, below_top(st, me, k), h - 1, drop, zh)
+                c = min(search(st, s, below_top(st, me, k), h - 1, drop, zh), torn_room)
             else:
                 c = search(st, s, top(st, me, k), h, drop, zh)
             for i in range(min(c, n - cnt)):
@@ -239,7 +247,7 @@ def greedy_build(st, me, p, b):
     searched_build(st, me, b, int(p[0]), 99, int(p[1]), 8)
 
 
-# cautious: small bids, small drops, rare tear-downs
+# cautious: small bids, small drops, a tear-down only when the small bid needs it
 
 
 @helper("int64(ST, int64, PAR)")
@@ -363,10 +371,14 @@ STRATEGIES = (
                  Param("max_drop", 6, 0, 16, "a placement is good at most this far below the top", True),
                  Param("tear_gain", 2, 1, 8, "tear down only if it places this many more cards", True),
              )),
-    Strategy("cautious", 3, "Bids small, keeps towers open (small drops), rarely tears down.", (
+    Strategy("cautious", 3, "Bids small (at most max_bid cards), keeps towers open (small "
+             "drops); tears down only when that adds tear_gain cards to the bid (never with the "
+             "defaults: a tear-down adds at most max_bid cards) or, forced to open, for its "
+             "single card.", (
                  Param("max_drop", 2, 0, 16, "a placement is good at most this far below the top", True),
                  Param("max_bid", 2, 1, 8, "never bids for more cards than this", True),
-                 Param("tear_gain", 3, 1, 8, "tear down only if it places this many more cards", True),
+                 Param("tear_gain", 3, 1, 8, "tear down only if it adds this many cards to the bid "
+                       "(after the cut to max_bid); above max_bid: never", True),
              )),
     Strategy("capper", 4, "Races to cap towers with 0s for the double score: a 0 is good on any "
              "tower of cap_height cards or more.", (

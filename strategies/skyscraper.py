@@ -212,7 +212,9 @@ def random(st, me, p):
 
 @helper("ACT(ST, int64, PAR)")
 def greedy(st, me, p):
-    """Builds whenever it can; otherwise improves its hand with thieves.  Never attacks."""
+    """Builds whenever it can (a natural pair, then a joker); otherwise guards its top
+    floor (guard) and robs the fullest hand with thieves.  Never attacks a tower unless
+    steal > 0, which adds stealing a floor card between the pair and the joker."""
     steal, thief_min_cards, guard = p[0], p[1], p[2]
     act = pair_build(st, me)
     if act[0] != A_STOP:
@@ -342,11 +344,17 @@ STRATEGIES = (
     Strategy("reference", 0, "The exact reference strategy of shared/reference/skyscraper.md "
              "(alone: also discards dead attack/skip cards)."),
     Strategy("random", 1, "Uniform over the legal actions at each decision, stopping included."),
-    Strategy("greedy", 2, "Builds whenever it can (pairs, steals, then jokers), otherwise "
-             "improves its hand by robbing the fullest hand; never attacks.", (
-                 Param("steal", 1, 0, 1, "1: steal floors as a way of building; 0: never", True),
-                 Param("thief_min_cards", 1, 1, 8, "play a thief only on a hand of at least this many cards", True),
-                 Param("guard", 1, 0, 1, "1: place dogs on its own top floor", True),
+    Strategy("greedy", 2, "Builds whenever it can (a natural pair, then a joker beside its "
+             "highest floor card), otherwise places a dog on its unguarded top floor (guard=1) "
+             "and robs the fullest hand with a thief or the super thief; never steals, "
+             "demolishes or skips (build-only) unless steal=1.", (
+                 Param("steal", 0, 0, 1, "0: never steals a floor card (build-only); 1: when it "
+                       "has no natural pair, steals from an unguarded top floor (the tallest "
+                       "tower first, then in turn order) before building with a joker", True),
+                 Param("thief_min_cards", 1, 1, 8, "play a thief or the super thief only on a "
+                       "fullest opponent hand of at least this many cards", True),
+                 Param("guard", 1, 0, 1, "1: place a dog on its own unguarded top floor when it "
+                       "cannot build; 0: never plays dogs", True),
              )),
     Strategy("aggressive", 3, "Attacks and slows the leader: steals from it, bones its dog, "
              "hammers or wrecks its top floor, robs it, skips it.", (

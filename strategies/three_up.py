@@ -30,10 +30,12 @@ PICKUP = (A_PICKUP, 0, 0, 0)
 # ---------------------------------------------------------------- shared measures
 
 
-@helper("int64(ST, int64)")
-def highest_up(st, me):
-    """The reference up choice: the 3 dealt cards with the highest codes (CLR2 > CLR1 >
-    CLR > 10 > ... > 1), as positions in deal order (equal faces: the first dealt)."""
+@helper("int64(ST, int64, int64)")
+def highest_up(st, me, clears_last):
+    """The 3 highest dealt cards, as positions in deal order (equal faces: the first
+    dealt). The reference order by code: CLR2 > CLR1 > CLR > 10 > ... > 1; with
+    ``clears_last`` every number ranks above the Clears, and a weaker Clear above a
+    stronger one (CLR > CLR1 > CLR2), so Clears go up only when needed."""
     o = S_DEALT + me * NDEAL
     mask = 0
     for _ in range(NUP):
@@ -41,8 +43,9 @@ def highest_up(st, me):
         bi = 0
         for i in range(NDEAL):
             t = st[R_TYPE + st[o + i]]
-            if not (mask >> i) & 1 and t > best:
-                best = t
+            rank = t if clears_last == 0 else t + 3 if t < T_CLR else T_CLR2 - t
+            if not (mask >> i) & 1 and rank > best:
+                best = rank
                 bi = i
         mask |= 1 << bi
     return mask
@@ -83,7 +86,7 @@ def pick_clear(st, base, strong_first):
 
 @helper("int64(ST, int64, PAR)")
 def reference_up(st, me, p):
-    return highest_up(st, me)
+    return highest_up(st, me, 0)
 
 
 @helper("int64(ST, int64, PAR)")
@@ -165,6 +168,13 @@ def random_discard(st, me, p):
 
 
 # ---------------------------------------------------------------- lowest
+
+
+@helper("int64(ST, int64, PAR)")
+def lowest_up(st, me, p):
+    """Keeps its Clears in hand: the 3 highest number cards dealt go face up; a Clear
+    goes up only when fewer than 3 numbers were dealt, the weakest first."""
+    return highest_up(st, me, 1)
 
 
 @helper("ACT(ST, int64, PAR)")
@@ -252,8 +262,15 @@ STRATEGIES = (
     Strategy("random", 1, "Uniform over the legal choices: 3 of the 6 dealt cards face up, "
              "the optional draw yes/no, any legal discard (a number with 1..all copies held, "
              "any Clear held; the pick-up too when must_play_if_able=false and there is a pile)."),
-    Strategy("lowest", 2, "Plays the lowest legal number and saves Clears for when it would "
-             "otherwise pick up (weakest Clear first); up cards and draws like reference.", (
+    Strategy("lowest", 2, "Keeps its Clears in hand as rescues: lays face up the 3 highest "
+             "number cards dealt (a Clear goes up only when fewer than 3 numbers were dealt, the "
+             "weakest first); discards the lowest legal number (all copies, or one card with "
+             "all_copies=0) and a Clear only when no number is legal, the weakest first (the "
+             "strongest with strong_first=1; with must_play_if_able=false it picks up a pile of at "
+             "most pickup_pile_max cards instead); always takes the optional draw. Differs from "
+             "reference in the up choice at every setting (reference lays up its 3 highest codes, "
+             "Clears first), in the Clear order unless strong_first=1, and in playing single "
+             "cards with all_copies=0.", (
                  Param("all_copies", 1, 0, 1, "play every copy of the number (1) or a single card (0)", True),
                  Param("strong_first", 0, 0, 1, "spend the strongest Clear first (1) or the weakest (0)", True),
                  Param("pickup_pile_max", 0, 0, 128, "with must_play_if_able=false, pick up a pile of at "
@@ -276,6 +293,8 @@ STRATEGIES = (
 def ask_up(sid, st, me, p):
     if sid == 1:
         return random_up(st, me, p)
+    if sid == 2:
+        return lowest_up(st, me, p)
     return reference_up(st, me, p)
 
 

@@ -55,8 +55,12 @@ SETUPS = [
     (4, "tactician,random", ("points_split=4,6,10", "min_tower=2", "target_points=20")),
     (3, "random", ("hand_size=5", "base=0.05", "skill=0.5,-0.5,0", "push_of_style=3")),
     (2, "random,reference", ("base=0", "max_rounds=3")),          # never falls: splits, cap
+    # the reference page's readings of the reshuffle, SWAP and split (issue 14)
+    (4, "random,tactician,reference", ("reshuffle_at=turn_start", "reshuffle_draw=hand_size",
+                                       "swap_give=two", "split_min_tower=false", "hand_size=4")),
+    (6, "random,careful", ("hand_size=4",)),                      # the whole deck dealt: early splits
 ]
-GAMES = 300   # per setup, traced raw: 3000 games
+GAMES = 300   # per setup, traced raw: 3600 games
 
 
 @pytest.fixture(scope="module")

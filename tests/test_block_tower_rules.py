@@ -1,7 +1,8 @@
 """Block Tower rules on hand-built states: scoring a collapse, the 4-block minimum, the
-rounds (start card, direction), the even split, the action cards, drawing 1/2/3, the
-first block, the collapse model's fall probability (chi-square over the compiled draw),
-and the reference strategy's choices.
+rounds (start card, direction), the even split (and its 4-block minimum), the
+two-action-card reshuffle (when it is offered, three cards), the action cards (SWAP as an
+exchange), drawing 1/2/3, the first block, the collapse model's fall probability
+(chi-square over the compiled draw), the rule knobs, and the strategies' choices.
 
 A state carries its own rules (st[S_RULES:]) and generator (st[0:4]); hands, the draw
 pile (top first) and the point pile (bottom first) are given as rule-page codes.
@@ -81,17 +82,17 @@ def u_of(st):
     return float(st.view(np.float64)[L.S_U])
 
 
-def arrays(name="reference"):
+def arrays(name="reference", **over):
     strat = GAME.strategies[name]
     sids = np.full(L.MAXP, strat.id, np.int64)
     params = np.zeros((L.MAXP, 8), np.float64)
     for s in range(L.MAXP):
-        params[s] = strat.row()
+        params[s] = strat.row(over)
     return sids, params
 
 
-def turn(st, me, name="reference"):
-    sids, params = arrays(name)
+def turn(st, me, name="reference", **over):
+    sids, params = arrays(name, **over)
     st[L.S_CUR] = me
     return bool(K.play_turn(st, sids, params, me))
 
@@ -152,9 +153,26 @@ def test_even_split_ignores_the_remainder():
     assert turn(st, 1) and scores(st, 3) == [4, 4, 4]   # floor(12 / 3)
 
 
+def test_split_of_a_tower_below_min_tower_pays_nothing():
+    """Issue 14 (decision): 'towers with fewer than 4 blocks are worth 0' also holds for the
+    even split when the draw pile runs out (split_min_tower=true)."""
+    def split_scores(tower, **rules):
+        st = make_state(hands={1: ["ADJUST"]}, pile=tower, rules={**SAFE, **rules}, me=1, prev=0)
+        assert turn(st, 1) and st[L.S_EVC + L.EV_SPLIT] == 1
+        return scores(st)
+
+    three = ("B16", "B17", "B18")                                    # 9 points, 3 blocks
+    assert split_scores(three) == [0, 0, 0, 0]
+    assert split_scores(three, split_min_tower="false") == [2, 2, 2, 2]
+    assert split_scores(three, min_tower=3) == [2, 2, 2, 2]
+    assert split_scores(three + ("B19",)) == [3, 3, 3, 3]           # 4 blocks, 12 points
+
+
 def test_only_action_cards_draw_until_a_block_then_play():
-    st = make_state(hands={1: ["ADJUST"]}, draw=("SWAP", "B03", "B04"), pile=("B20",), rules=SAFE,
-                    me=1, prev=0)
+    # (reshuffle_at=turn_start: drawing SWAP would otherwise offer the reshuffle, which
+    # careful takes without a block card; see test_reshuffle_is_offered_after_drawing...)
+    st = make_state(hands={1: ["ADJUST"]}, draw=("SWAP", "B03", "B04"), pile=("B20",),
+                    rules={**SAFE, "reshuffle_at": "turn_start"}, me=1, prev=0)
     assert not turn(st, 1, "careful")
     # drew SWAP, then B03 (a block): played B03, then drew 1 (no action was played)
     assert pile(st) == ["B20", "B03"] and hand(st, 1) == ["B04", "ADJUST", "SWAP"]
@@ -174,6 +192,63 @@ def test_two_action_reshuffle():
     # the reference never reshuffles while it holds a block card
     st = make_state(hands={0: ["ADJUST", "REMOVE", "B01"]}, draw=("SWAP", "B05"), rules=SAFE)
     assert S.reference_reshuffle(st, 0, P0) == 0
+
+
+def test_reshuffle_draws_three_new_cards():
+    """Issue 14: 'draw three new cards', not hand_size (the other reading is a knob)."""
+    draw = ("B01", "B02", "B03", "B04", "B05", "B06")
+    for knob, want in (("three", 3), ("hand_size", 5)):
+        st = make_state(hands={0: ["ADJUST", "REMOVE"]}, draw=draw,
+                        rules={**SAFE, "hand_size": 5, "reshuffle_draw": knob})
+        M.reshuffle(st, 0)
+        assert len(hand(st, 0)) == want and st[L.S_DRAW_N] == 8 - want, knob
+    st = make_state(hands={0: ["ADJUST", "REMOVE"]}, draw=draw, rules={**SAFE, "hand_size": 5})
+    M.reshuffle(st, 0)
+    assert len(hand(st, 0)) == 3                                    # the default: three
+
+
+def test_reshuffle_is_offered_after_drawing_up_to_a_block():
+    """Issue 14: 'if you ever have two action cards' also holds after a draw in the turn."""
+    def play(**rules):
+        st = make_state(hands={0: ["ADJUST"]}, draw=("REMOVE", "B05", "B06", "B07", "B08"),
+                        rules={**SAFE, **rules})
+        assert not turn(st, 0)
+        return st
+
+    st = play()
+    # the draw brought a second action card (no block card yet): the reference reshuffled
+    assert st[L.S_EVC + L.EV_RESHUFFLE] == 1 and len(pile(st)) == 1
+    assert sorted(hand(st, 0) + draw_pile(st) + pile(st)) == \
+        sorted(["ADJUST", "REMOVE", "B05", "B06", "B07", "B08"])
+    st = play(reshuffle_at="turn_start")                            # the old reading
+    assert st[L.S_EVC + L.EV_RESHUFFLE] == 0
+    assert pile(st) == ["B05"] and hand(st, 0) == ["B06", "ADJUST", "REMOVE"]
+
+
+def test_reshuffle_is_offered_after_a_swap():
+    """Issue 14: a SWAP that brings two action cards offers the reshuffle before the block."""
+    def play(**rules):
+        st = make_state(hands={0: ["SWAP", "B19", "B20"], 1: ["ADJUST", "REMOVE"]},
+                        draw=("B06", "B07", "B08", "B09"), pile=TOWER5[:4], rules={**SAFE, **rules},
+                        prev=3)
+        assert not turn(st, 0)
+        return st
+
+    st = play()
+    # gave B20, B19, took ADJUST, REMOVE (none applies at h = 4), no block card: reshuffled
+    assert hand(st, 1) == ["B19", "B20"] and st[L.S_EVC + L.EV_RESHUFFLE] == 1
+    assert len(pile(st)) == 5 and st[L.S_RECV] == 0                 # the received cards left
+    st = play(reshuffle_at="turn_start")
+    assert st[L.S_EVC + L.EV_RESHUFFLE] == 0
+    assert pile(st)[-1] == "B06" and hand(st, 0) == ["B07", "B08", "ADJUST", "REMOVE"]
+
+
+def test_reshuffle_at_most_once_a_turn():
+    for seed in range(30):
+        st = make_state(hands={0: ["ADJUST", "REMOVE"]}, draw=("ANYWHERE", "SWAP", "B05"), rules=SAFE,
+                        seed=seed)
+        assert not turn(st, 0)
+        assert st[L.S_EVC + L.EV_RESHUFFLE] == 1 and pile(st) == ["B05"], seed
 
 
 # ---------------------------------------------------------------- rounds
@@ -271,12 +346,44 @@ def test_swap_received_action_and_draw_three():
     assert hand(st, 1) == ["B19", "B20"]
     assert pile(st)[-1] == "B09" and st[L.S_USED] == (1 << L.SWAP) | (1 << L.ANYWHERE)
     assert hand(st, 0) == ["B01", "B02", "B03"] and draw_pile(st) == ["B04"]   # drew 3
-    # SWAP alone draws 2; the cards taken come from the target's hand before mine arrive
+    # SWAP alone draws 2; the cards taken come from the target's hand before mine arrive;
+    # an exchange: the target holds 1 card, so I give 1 (my highest-code block) and take 1
     st = make_state(hands={0: ["SWAP", "B19", "B20"], 1: ["B10"]}, draw=("B01", "B02", "B03"),
                     pile=TOWER5[:4], rules=SAFE, prev=3)
     assert not turn(st, 0)
+    assert hand(st, 1) == ["B20"] and pile(st)[-1] == "B10"
+    assert hand(st, 0) == ["B01", "B02", "B19"]
+    # swap_give=two (the other reading): give 2 and take the 1 card it has
+    st = make_state(hands={0: ["SWAP", "B19", "B20"], 1: ["B10"]}, draw=("B01", "B02", "B03"),
+                    pile=TOWER5[:4], rules={**SAFE, "swap_give": "two"}, prev=3)
+    assert not turn(st, 0)
     assert hand(st, 1) == ["B19", "B20"] and pile(st)[-1] == "B10"
     assert hand(st, 0) == ["B01", "B02"]
+
+
+def test_swap_is_an_exchange_give_as_many_as_you_take():
+    """Issue 14: SWAP with a short hand gave two cards and took fewer; it is an exchange."""
+    hands = {0: ["SWAP", "B01", "ADJUST"], 1: ["B02"], 2: [], 3: ["B03", "B04"]}
+    st = make_state(hands=hands)
+    assert [M.swap_size(st, 0, t) for t in (1, 2, 3)] == [1, 0, 2]
+    assert M.action_legal(st, 0, L.SWAP, 1, C("B01"), -1, 0)       # the target holds 1: give 1
+    assert not M.action_legal(st, 0, L.SWAP, 1, C("B01"), C("ADJUST"), 0)
+    for c in (-1, C("ADJUST")):                                      # an empty hand: no exchange
+        assert not M.action_legal(st, 0, L.SWAP, 2, C("B01"), c, 0)
+    assert M.action_legal(st, 0, L.SWAP, 3, C("B01"), C("ADJUST"), 0)
+    M.swap(st, 0, 1, C("B01"), -1)
+    assert hand(st, 0) == ["B02", "ADJUST"] and hand(st, 1) == ["B01"]
+    # the random strategy only SWAPs with a seat it can exchange with
+    for seed in range(60):
+        st = make_state(hands={0: ["SWAP", "B01", "ADJUST"], 1: [], 2: ["B02"], 3: []}, seed=seed)
+        act = S.random_action(st, 0, P0)
+        assert M.action_legal(st, 0, *act, 0), act
+    # swap_give=two (the other reading): give min(2, my cards) and take what the target has
+    st = make_state(hands=hands, rules={"swap_give": "two"})
+    assert [M.swap_size(st, 0, t) for t in (1, 2, 3)] == [2, 2, 2]
+    assert M.action_legal(st, 0, L.SWAP, 2, C("B01"), C("ADJUST"), 0)
+    M.swap(st, 0, 2, C("B01"), C("ADJUST"))
+    assert hand(st, 0) == [] and hand(st, 2) == ["B01", "ADJUST"]
 
 
 def test_swap_takes_at_random_from_the_target():
@@ -302,19 +409,48 @@ def test_draw_one_card_normally_two_after_an_action():
 
 
 def test_legality_checks():
-    st = make_state(hands={0: ["SWAP", "B01", "ADJUST"], 1: ["B02"]}, pile=())
+    st = make_state(hands={0: ["SWAP", "B01", "ADJUST"], 1: ["B02"], 2: ["B03", "B04"]}, pile=())
     assert not M.action_legal(st, 0, L.ADJUST, 0, 0, 0, 0)          # no tower
     assert not M.action_legal(st, 0, L.REMOVE, 0, 0, 0, 0)          # not held
     assert not M.action_legal(st, 0, L.SWAP, 0, C("B01"), -1, 0)    # target is me
-    assert not M.action_legal(st, 0, L.SWAP, 1, C("B01"), -1, 0)    # must give 2
-    assert M.action_legal(st, 0, L.SWAP, 1, C("B01"), C("ADJUST"), 0)
-    assert not M.action_legal(st, 0, L.SWAP, 1, C("B01"), C("B01"), 0)
-    assert not M.action_legal(st, 0, L.SWAP, 1, C("B01"), C("ADJUST"), 1)  # not as a second
+    assert not M.action_legal(st, 2, L.SWAP, 1, C("B03"), -1, 0)    # SWAP not held
+    assert not M.action_legal(st, 0, L.SWAP, 2, C("B01"), -1, 0)    # must give 2
+    assert M.action_legal(st, 0, L.SWAP, 2, C("B01"), C("ADJUST"), 0)
+    assert not M.action_legal(st, 0, L.SWAP, 2, C("B01"), C("B01"), 0)
+    assert not M.action_legal(st, 0, L.SWAP, 2, C("B01"), C("ADJUST"), 1)  # not as a second
     assert M.block_legal(st, 0, C("B01"), 1000) and not M.block_legal(st, 0, C("B01"), 1001)
     assert not M.block_legal(st, 0, C("B02"), 0) and not M.block_legal(st, 0, C("ADJUST"), 0)
     st = make_state(hands={0: ["ADJUST", "B01"]}, pile=("B05",))
     assert M.action_legal(st, 0, L.ADJUST, 2000, 0, 0, 0)
     assert not M.action_legal(st, 0, L.ADJUST, 2001, 0, 0, 0)
+
+
+# ---------------------------------------------------------------- rule knobs
+
+
+NEW_KNOBS = {"reshuffle_draw": ("three", "four"), "reshuffle_at": ("any_time", "never"),
+             "swap_give": ("match", "one"), "split_min_tower": (True, "maybe")}
+
+
+def test_new_knobs_are_typed_listed_and_refused_by_name():
+    from sim.errors import InputError
+
+    r = GAME.resolve_rules({}, 4)
+    for name, (default, bad) in NEW_KNOBS.items():
+        assert r[name] == default
+        with pytest.raises(InputError, match=f"bad value '{bad}' for knob '{name}': allowed"):
+            GAME.resolve_rules({name: bad}, 4)
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "cardlab.cli", "rules", "block_tower"],
+                       capture_output=True, text=True, check=False)
+    assert p.returncode == 0, p.stderr
+    for name in NEW_KNOBS:
+        assert f"  {name} " in p.stdout, name
+    p = subprocess.run([sys.executable, "-m", "cardlab.cli", "simulate", "block_tower", "--games", "10",
+                        "--set", "swap_give=one"], capture_output=True, text=True, check=False)
+    assert p.returncode == 2 and "swap_give" in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
 # ---------------------------------------------------------------- the collapse model
@@ -403,13 +539,15 @@ def test_reference_action_order():
 
 def test_reference_swap_conditions_and_cards_given():
     ref = S.reference_action
-    hands = {0: ["SWAP", "ADJUST", "B12", "B18"], 1: ["B01"]}
+    hands = {0: ["SWAP", "ADJUST", "B12", "B18"], 1: ["B06", "B07"]}
     st = make_state(hands=hands, pile=TOWER5[:4])
     assert ref(st, 0, P0) == (L.SWAP, 1, C("B18"), C("B12"))       # highest-code blocks first
-    st = make_state(hands={0: ["SWAP", "ADJUST", "REMOVE", "B12"], 1: ["B01"]}, pile=TOWER5[:4])
+    st = make_state(hands={0: ["SWAP", "ADJUST", "REMOVE", "B12"], 1: ["B06", "B07"]}, pile=TOWER5[:4])
     assert ref(st, 0, P0) == (L.SWAP, 1, C("B12"), C("ADJUST"))    # then lowest-code actions
-    st = make_state(hands={0: ["SWAP", "B12", "B18"], 3: ["B01"]}, pile=TOWER5[:4], rnd=1)
+    st = make_state(hands={0: ["SWAP", "B12", "B18"], 3: ["B06", "B07"]}, pile=TOWER5[:4], rnd=1)
     assert ref(st, 0, P0) == (L.SWAP, 3, C("B18"), C("B12"))       # next player, direction -1
+    st = make_state(hands={0: ["SWAP", "ADJUST", "B12", "B18"], 1: ["B06"]}, pile=TOWER5[:4])
+    assert ref(st, 0, P0) == (L.SWAP, 1, C("B18"), -1)             # an exchange: 1 for 1
     for h, hs in ((3, {0: ["SWAP", "B12"], 1: ["B01"]}),            # h < 4
                   (4, {0: ["SWAP", "B02", "B12"], 1: ["B01"]}),     # holds a 1-point block
                   (4, {0: ["SWAP", "B12"], 1: []}),                 # next player's hand empty
@@ -433,6 +571,44 @@ def test_strategies_make_their_named_choices():
     assert S.tactician_action(st, 0, tac)[0] == L.REMOVE
     st = make_state(hands={0: ["REMOVE", "B12"]}, pile=TOWER5[:3])
     assert S.tactician_action(st, 0, tac)[0] == L.NO_ACTION
-    st = make_state(hands={0: ["SWAP", "B12"], 1: ["B01"], 2: ["B02", "B03", "B04"], 3: []},
-                    pile=TOWER5[:2])
-    assert S.tactician_action(st, 0, tac) == (L.SWAP, 2, C("B12"), -1)   # the biggest hand
+
+
+def test_careful_never_removes_an_empty_tower():
+    """Issue 14: careful:remove_at=0 played REMOVE on an empty tower (illegal)."""
+    row = GAME.strategies["careful"].row({"remove_at": 0, "anywhere_at": 0})
+    st = make_state(hands={0: ["REMOVE", "B01", "B02"]}, draw=("B03",), pile=())
+    assert S.careful_action(st, 0, row)[0] == L.NO_ACTION
+    assert not turn(st, 0, "careful", remove_at=0)                   # no illegal-action error
+    assert pile(st) == ["B01"]
+    st = make_state(hands={0: ["REMOVE", "B01"]}, pile=("B02",))
+    assert S.careful_action(st, 0, row)[0] == L.REMOVE               # a block stands: it may
+
+
+def test_tactician_swaps_with_the_leader_not_just_the_next_seat():
+    """Issue 14: hands are always 3 cards, so 'the biggest hand' was always the next seat.
+    The tactician SWAPs with the opponent with the most points (public)."""
+    tac = GAME.strategies["tactician"].row()
+    hands = {0: ["SWAP", "B12", "B18"], 1: ["B01", "B02", "B03"], 2: ["B04", "B05", "B06"],
+             3: ["B07", "B09", "B10"]}
+
+    def target(scores, rnd=0, hs=hands):
+        st = make_state(hands=hs, pile=TOWER5[:2], rnd=rnd)
+        st[L.S_SCORES:L.S_SCORES + 4] = scores
+        return S.tactician_action(st, 0, tac)
+
+    assert target([0, 4, 17, 9]) == (L.SWAP, 2, C("B18"), C("B12"))  # the leader, hardest first
+    assert target([0, 4, 9, 17])[1] == 3
+    assert target([0, 0, 0, 0])[1] == 1                             # level: the next seat ...
+    assert target([0, 0, 0, 0], rnd=1)[1] == 3                      # ... in this round's direction
+    assert target([0, 5, 0, 5], rnd=1)[1] == 3                      # ties: first in turn order
+    # a leader with an empty hand cannot be swapped with (an exchange): the next best
+    assert target([0, 4, 17, 9], hs={**hands, 2: []})[1] == 3
+    # the leader holds 1 card: the exchange gives my hardest block only
+    assert target([0, 4, 17, 9], hs={**hands, 2: ["B04"]}) == (L.SWAP, 2, C("B18"), -1)
+    # and the kernel plays it: seat 0 swaps with seat 2
+    st = make_state(hands=hands, draw=("B11", "B13", "B14"), pile=TOWER5[:2], rules=SAFE, prev=3)
+    st[L.S_SCORES:L.S_SCORES + 4] = [0, 4, 17, 9]
+    assert not turn(st, 0, "tactician")
+    assert {"B12", "B18"} <= set(hand(st, 2)) and len(hand(st, 2)) == 3
+    assert hand(st, 1) == hands[1] and hand(st, 3) == hands[3]
+    assert pile(st)[-1] in hands[2]                                 # played a card taken from seat 2

@@ -3,6 +3,7 @@ towers the simulator itself built (``sim.block_tower.model.sample_towers``: the 
 own compiled placement and fall draw), and bad CSVs are one clear line with exit 2."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -36,6 +37,7 @@ def test_recovers_known_knobs_from_block_sequences(tmp_path):
     path = tmp_path / "towers.csv"
     CAL.write_heights(path, towers)
     fit, plot = CAL.calibrate(path)
+    assert fit.converged and fit.reason == ""
     for name, v in TRUE.items():
         lo, hi = fit.intervals[name]
         assert lo < v < hi, (name, v, fit.intervals[name])
@@ -135,6 +137,10 @@ def test_cli_prints_the_fit_and_the_set_arguments(tmp_path):
     ("height\n0\n", "first block never falls"),
     ("height,blocks\n3,1 2\n", "expected 4"),
     ("height,blocks\n2,1 5 2\n", "points 1, 2 or 3"),
+    # impossible towers (probability 0 for every parameter: the likelihood is -inf everywhere)
+    ("height,fell\n5,1\n20,1\n", "row 3: a tower of 20 blocks cannot fall"),
+    ("height,fell\n5,1\n21,0\n", "row 3: a tower of 21 blocks is higher than the 20 blocks"),
+    ("height,blocks\n5,3 3 3 3 3 3\n", "row 2: blocks lists 6 blocks worth 3, but points_split=8,7,5 has only 5"),
     (b"\x89PNG\r\n\x1a\n\x00\x00binary", "not a text CSV"),
 ])
 def test_bad_csv_is_one_line_exit_2_and_nothing_written(cli, tmp_path, content, needle):
@@ -173,3 +179,42 @@ def test_read_heights_accepts_the_documented_format(tmp_path):
     assert [None if b is None else list(b) for b in t.blocks] == [[1, 2, 3, 1], [2, 2], None]
     with pytest.raises(InputError):
         CAL.read_heights(tmp_path)
+
+
+def test_a_censored_tower_of_every_block_is_possible(tmp_path):
+    path = tmp_path / "all.csv"
+    path.write_text("height,fell\n20,0\n" + "".join(f"{h},1\n" for h in (5, 8, 9, 10, 11, 12, 13, 7, 9, 10)))
+    fit, _ = CAL.calibrate(path, tmp_path / "all.png")
+    assert np.isfinite(fit.loglik)
+
+
+def test_no_convergence_is_reported_and_no_set_line_printed(cli, tmp_path, monkeypatch):
+    """Issue 14: a fit without a proper maximum was printed under 'Use the fit'."""
+    path = tmp_path / "ones.csv"
+    path.write_text("height\n" + "1\n" * 30)      # every tower fell on its second block
+    fit, _ = CAL.calibrate(path, tmp_path / "o.png")
+    assert not fit.converged and "positive definite" in fit.reason
+    p = cli("block_tower", "--heights", str(path), "--plot", str(tmp_path / "o.png"))
+    assert p.returncode == 0, p.stderr
+    assert "did not converge" in p.stdout and "--set" not in p.stdout and "Use the fit" not in p.stdout
+    p = cli("block_tower", "--heights", str(path), "--plot", str(tmp_path / "o.png"), "--json")
+    out = json.loads(p.stdout)
+    assert out["converged"] is False and out["set"] is None and out["reason"]
+    # an optimiser that stops without converging is not reported as converged either
+    import scipy.optimize
+
+    real = scipy.optimize.minimize
+
+    def stops_early(*args, **kw):
+        r = real(*args, **kw)
+        r.success, r.message = False, "Maximum number of iterations has been exceeded."
+        return r
+
+    monkeypatch.setattr(scipy.optimize, "minimize", stops_early)
+    good = tmp_path / "good.csv"
+    CAL.write_heights(good, simulated(300, 16, **TRUE))
+    fit, _ = CAL.calibrate(good, tmp_path / "g.png")
+    assert not fit.converged and "optimiser did not converge" in fit.reason
+    monkeypatch.setattr(scipy.optimize, "minimize", real)
+    fit, _ = CAL.calibrate(good, tmp_path / "g.png")
+    assert fit.converged

@@ -278,3 +278,102 @@ def test_every_strategy_bids_only_what_it_can_build(name):
     setup = make_setup("five_towers", 4, [], f"{name},reference", 2)
     res = runner.run(setup, 300, jobs=1)
     assert res.tally.games == 300 and res.tally.unfinished == 0
+
+
+# ---------------------------------------------------------------- the cautious strategy
+
+
+def _row(name, **params):
+    return GAME.strategies[name].row(params)
+
+
+def _plan(st):
+    n = int(st[L.S_PLAN_N])
+    return int(st[L.S_PLAN_TEAR]), [L.card_code(int(st[L.S_OFFER + j])) for j in st[L.S_PLAN:L.S_PLAN + n]]
+
+
+# seat 0's towers and the offer at seed 1, game 86, round 22 (3 players, all cautious):
+# it bid 2, tore A9 down (A6, A5, A4 fit on A7), then placed C9 and S10 and no A card
+GAME86_TOWERS = {"C": ["C15", "C14", "C13", "C11"], "S": ["S12"], "T": ["T15"],
+                 "R": ["R12", "R11"], "A": ["A7", "A9"]}
+GAME86_OFFER = ["A4", "A5", "A6", "S10", "C9"]
+
+
+def test_cautious_tears_down_only_for_the_cards_it_actually_bids():
+    st = H.make_state(towers={0: GAME86_TOWERS}, offer=GAME86_OFFER, start=2, high=1)
+    p = _row("cautious")  # max_drop 2, max_bid 2, tear_gain 3
+    assert S.cautious_bid(st, 0, p) == 2
+    S.cautious_build(st, 0, p, 2)
+    assert _plan(st) == (-1, ["C9", "S10"]), "C9 and S10 need no tear-down"
+    # room for the whole offer: the tear-down adds 3 cards (>= tear_gain) and is taken
+    p = _row("cautious", max_bid=5)
+    assert S.cautious_bid(st, 0, p) == 5
+    S.cautious_build(st, 0, p, 5)
+    tear, plan = _plan(st)
+    assert tear == 4 and sorted(plan) == ["A4", "A5", "A6", "C9", "S10"]
+    # max_bid 3: the tear-down adds only 1 card to the 3 it can bid
+    assert S.cautious_bid(st, 0, _row("cautious", max_bid=3)) == 2, "1 < tear_gain 3: no tear-down"
+    p = _row("cautious", max_bid=3, tear_gain=1)
+    assert S.cautious_bid(st, 0, p) == 3
+    S.cautious_build(st, 0, p, 3)
+    assert _plan(st) == (4, ["C9", "S10", "A6"])
+
+
+def test_cautious_keeps_the_other_kinds_when_the_torn_kind_comes_first():
+    # C3 blocks C6, C5, C4, which fit on the C7 below it; A10 fits on A11.  max_bid 3,
+    # tear_gain 1: the tear-down adds 2 cards to the bid; the plan keeps A10 and takes 2 C
+    # cards (kind order alone would take C6, C5, C4 and cut A10)
+    st = H.make_state(towers={0: {"C": ["C7", "C3"], "A": ["A11"]}},
+                      offer=["C6", "C5", "C4", "A10", "T1"])
+    p = _row("cautious", max_bid=3, tear_gain=1)
+    assert S.searched_plan(st, 0, 2, 99, 1, 3, 0) == (3, 0)
+    assert S.cautious_bid(st, 0, p) == 3
+    S.cautious_build(st, 0, p, 3)
+    assert _plan(st) == (0, ["C6", "C5", "A10"])
+    assert S.searched_plan(st, 0, 2, 99, 3, 3, 0) == (1, -1), "gain 2 < tear_gain 3"
+
+
+def _torn_and_unused(players, strategies, games, seed=21):
+    """(tear-downs, tear-downs followed by no card of that kind) over traced games."""
+    from tests.test_five_towers_invariants import traced
+
+    setup = make_setup("five_towers", players, [], strategies, seed)
+    torn = useless = 0
+    for g in range(games):
+        st_end, _ = traced(setup, g)
+        n, ev, _ = GAME.trace_arrays(st_end)
+        for i in range(n):
+            if ev[i, 0] != L.EV_TEARDOWN:
+                continue
+            seat, kind = int(ev[i, 1]), int(ev[i, 3])
+            kinds = set()
+            j = i + 1
+            while j < n and ev[j, 0] == L.EV_PLACE:
+                assert int(ev[j, 1]) == seat
+                kinds.add(int(ev[j, 5]))
+                j += 1
+            torn += 1
+            useless += kind not in kinds
+    return torn, useless
+
+
+@pytest.mark.parametrize("players,strategies,games,min_torn", [
+    (3, "cautious", 100, 0),
+    (3, "cautious:tear_gain=1", 100, 20),
+    (3, "cautious:tear_gain=2,cautious:max_bid=3:tear_gain=1,cautious:max_bid=4:tear_gain=2", 100, 20),
+    (2, "cautious:tear_gain=1,reference", 100, 10),
+    (4, "cautious:tear_gain=1:max_bid=3,greedy,cautious:tear_gain=2,capper", 60, 10),
+])
+def test_cautious_never_tears_down_a_tower_it_then_leaves_alone(players, strategies, games, min_torn):
+    torn, useless = _torn_and_unused(players, strategies, games)
+    assert useless == 0, f"{useless} of {torn} tear-downs placed no card of the torn kind"
+    assert torn >= min_torn, f"only {torn} tear-downs: the test checks too little"
+
+
+def test_cautious_game_86_tears_nothing_down_in_round_22():
+    from sim.trace import trace
+
+    lines = trace(make_setup("five_towers", 3, [], "cautious", 1), 86)
+    r22 = [e for e in lines[1:-1] if e["turn"] == 22 and e["player"] == 0]
+    assert [e["action"] for e in r22] == ["bid", "place", "place"]
+    assert sorted(e["card"] for e in r22[1:]) == ["C9", "S10"]

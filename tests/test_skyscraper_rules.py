@@ -791,3 +791,58 @@ def test_random_strategy_only_plays_legal_actions(knobs):
     for kind in (L.A_STOP, L.A_BUILD, L.A_STEAL, L.A_DOG, L.A_HAM, L.A_BALL, L.A_THIEF,
                  L.A_SHAKE, L.A_TRUCK, L.A_SUPER, L.A_DISCARD):
         assert seen[kind] > 0, (kind, seen)
+
+
+# ---------------------------------------------------------------- the greedy strategy
+
+
+def _greedy_steals(strategies, players, games=30, seed=14):
+    """Steal events by seat over ``games`` JSON-traced games of ``strategies``."""
+    from sim.runner import make_setup
+    from sim.trace import trace
+
+    setup = make_setup("skyscraper", players, [], strategies, seed)
+    by_seat = Counter()
+    for g in range(games):
+        for e in trace(setup, g)[1:-1]:
+            if e["action"] == "steal":
+                by_seat[e["player"]] += 1
+    return by_seat
+
+
+def test_greedy_is_build_only_by_default_and_steals_with_steal_1():
+    """Issue 14: greedy is described (and read in the README) as build-only, but it stole
+    floors by default.  Defaults now never steal; steal=1 does, against any table."""
+    from sim import runner
+    from sim.runner import make_setup
+
+    strat = GAME.strategies["greedy"]
+    assert {p.name: p.default for p in strat.params}["steal"] == 0
+    steal_ev = L.EVENT_NAMES.index("steal")
+    for players in (2, 3, 4):
+        default = runner.run(make_setup("skyscraper", players, [], "greedy", 3), 300, jobs=1).tally
+        off = runner.run(make_setup("skyscraper", players, [], "greedy:steal=0", 3), 300, jobs=1).tally
+        on = runner.run(make_setup("skyscraper", players, [], "greedy:steal=1", 3), 300, jobs=1).tally
+        assert np.array_equal(default.data, off.data), "the defaults are steal=0"
+        assert default.events[steal_ev] == 0, f"{players} greedy seats stole with the defaults"
+        assert on.events[steal_ev] > 0, "steal=1 steals"
+    # in a mixed table only the others steal from a default greedy; with steal=1 it steals too
+    steals = _greedy_steals("greedy,aggressive", 2)
+    assert steals[0] == 0 and steals[1] > 0, steals
+    steals = _greedy_steals("aggressive,greedy,defensive", 3)
+    assert steals[1] == 0 and steals[0] > 0, steals
+    steals = _greedy_steals("greedy:steal=1,aggressive", 2)
+    assert steals[0] > 0, steals
+
+
+def test_greedy_steal_1_steals_only_after_a_natural_pair_and_before_a_joker():
+    # a natural pair comes first, whatever steal says
+    st = make_state(2, hands={0: ["F4", "F5", "F7", "J"]}, towers={1: [fl("F2", "F7")]})
+    _, params = strategy_arrays(2, 2)
+    on = GAME.strategies["greedy"].row({"steal": 1})
+    assert tuple(int(x) for x in choose(2, st, 0, on)) == (L.A_BUILD, F[4], F[5], 0)
+    # no pair: steal=1 takes the 2 of the unguarded top floor with its 7, before the joker
+    st = make_state(2, hands={0: ["F7", "J"]}, towers={1: [fl("F2", "F7")]})
+    assert tuple(int(x) for x in choose(2, st, 0, on)) == (L.A_STEAL, 1, 0, F[7])
+    # the defaults (steal=0) build with the joker instead
+    assert tuple(int(x) for x in choose(2, st, 0, params[0])) == (L.A_BUILD, F[7], L.J, 2)

@@ -12,8 +12,10 @@ strategies and knobs.
     result vs the fast path;
 (c) determinism (same seed, any chunking or jobs: identical tallies) and statistics: the
     shuffle deals every card type in its deck proportion, the reference's figures from
-    ``../shared/reference/three_up.md`` (about 70 turns a game, ~660 empty-hand pick-ups
-    per 100,000 four-player games), and strategies that read the state beat random.
+    ``../shared/reference/three_up.md`` under its reading ``empty_hand_in_chain=pickup``
+    (about 70 turns a game, ~660 empty-hand pick-ups per 100,000 four-player games),
+    strategies that read the state beat random, and ``lowest`` never plays like
+    ``reference``.
 """
 from __future__ import annotations
 
@@ -133,6 +135,7 @@ def check_game(st, row, setup, rv):
             assert cur[L.S_HAND_N + me] == prev[L.S_HAND_N + me] + a == prev[L.S_HAND_N + me] + prev[L.S_PILE_N]
             if b == L.P_EMPTY_HAND:
                 assert prev[L.S_HAND_N + me] == 0 and prev[L.S_DRAW_N] > 0
+                assert rules["empty_hand_in_chain"] == "pickup"
             if b == L.P_CHOSEN:
                 assert not rules["must_play_if_able"] and a > 0
         elif k == L.EV_DRAW:
@@ -177,6 +180,7 @@ SETUPS = [
     (4, "reference", ()),
     (2, "reference", ()),
     (4, "reference", ("deck=published84",)),
+    (4, "reference", ("empty_hand_in_chain=pickup",)),
     (6, "reference", ("deck=published84",)),
     (3, "random", ("max_turns=300",)),
     (5, "lowest,dumper,clearer,reference,random", ("max_turns=300",)),
@@ -290,22 +294,55 @@ def test_the_shuffle_deals_every_type_in_proportion(kernel):
         assert chisquare(obs, exp).pvalue > 1e-4
 
 
-def test_reference_figures(kernel):
-    """The reference page's seed-1 figures: ~7 M turns and ~660 pick-ups by an empty hand
-    (388 of an empty pile) in 100,000 four-player games; here 20,000 of them."""
-    setup = make_setup("three_up", 4, [], "reference", 1)
-    t = runner.run(setup, 20000, jobs=1).tally
-    assert 69.3 < t.length_sum / t.games < 70.8
+def _empty_hand_counts(kernel, setup, games):
+    """Pick-ups by an empty hand, of an empty pile, and chains given up, over games."""
     rv, sids, params = setup.arrays()
     lay = runner._layout(GAME)
     tally = GAME.tally.new(GAME.max_length(setup.rules))
     rows = np.zeros((0, GAME.row_width), np.int64)
-    empty_hand = empty_pile = 0
-    for g in range(20000):
-        st = kernel(rv, sids, params, 1, g, g + 1, tally, lay, rows, 0)
+    empty_hand = empty_pile = gave_up = 0
+    for g in range(games):
+        st = kernel(rv, sids, params, setup.seed, g, g + 1, tally, lay, rows, 0)
         empty_hand += int(st[L.S_PICKC + L.P_EMPTY_HAND])
         empty_pile += int(st[L.S_PICK0])
-    assert 95 < empty_hand < 170 and 45 < empty_pile < 115  # 132 and 78 expected
+        gave_up += int(st[L.S_GAVE_UP])
+    return empty_hand, empty_pile, gave_up
+
+
+def test_reference_figures(kernel):
+    """The reference page's seed-1 figures, under its reading of an empty hand inside a
+    chain (empty_hand_in_chain=pickup): ~7 M turns and ~660 pick-ups by an empty hand
+    (388 of an empty pile) in 100,000 four-player games; here 20,000 of them."""
+    setup = make_setup("three_up", 4, ["empty_hand_in_chain=pickup"], "reference", 1)
+    t = runner.run(setup, 20000, jobs=1).tally
+    assert 69.3 < t.length_sum / t.games < 70.8
+    empty_hand, empty_pile, gave_up = _empty_hand_counts(kernel, setup, 20000)
+    assert 95 < empty_hand < 170 and 45 < empty_pile < 115 and gave_up == 0  # 132, 78 expected
+
+
+def test_by_default_an_empty_hand_gives_up_the_chain_and_never_picks_up(kernel):
+    """empty_hand_in_chain=draw (the default): no empty-hand pick-up ever; the chains cut
+    short are about as many as the pickup reading's first empty-hand pick-ups."""
+    setup = make_setup("three_up", 4, [], "reference", 1)
+    empty_hand, empty_pile, gave_up = _empty_hand_counts(kernel, setup, 20000)
+    assert empty_hand == 0 and 30 < gave_up < 90, (empty_hand, gave_up)  # 56 expected
+
+
+def test_lowest_never_plays_like_reference():
+    """Issue 14: at every corner of its parameter box (each parameter at each bound),
+    ``lowest`` gives other tallies and per-game rows than ``reference`` on the same seeds,
+    under the default rules."""
+    import itertools
+    games = 300
+    ref = runner.run(make_setup("three_up", 4, [], "reference", 5), games, jobs=1, keep_rows=True)
+    params = GAME.strategies["lowest"].params
+    assert params
+    for values in itertools.product(*[(p.lo, p.hi) for p in params]):
+        spec = "lowest:" + ":".join(f"{p.name}={v:g}" for p, v in zip(params, values))
+        got = runner.run(make_setup("three_up", 4, [], spec, 5), games, jobs=1, keep_rows=True)
+        assert not np.array_equal(got.tally.data, ref.tally.data), spec
+        differ = (got.rows != ref.rows).any(axis=1).mean()
+        assert differ > 0.5, (spec, differ)
 
 
 @pytest.mark.parametrize("name", ["reference", "lowest", "clearer", "dumper"])

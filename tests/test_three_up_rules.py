@@ -151,6 +151,9 @@ def test_deck_presets():
             assert c[(t, col)] == 2
         assert c[(L.T_CLR, col)] == 2 and c[(L.T_CLR1, col)] == 2
     assert c[(L.T_CLR2, "G")] == 2 and c[(L.T_CLR2, "R")] == 0 and c[(L.T_CLR2, "B")] == 0
+    # published84 has no verifiable source: `cardlab rules three_up` says so
+    deck = next(k for k in GAME.knobs if k.name == "deck")
+    assert "published84 (UNVERIFIED composition" in deck.help
     r = GAME.resolve_rules({"deck": "published84"}, 4)
     cards = L.deck_cards(r)
     types = Counter(t for t, _ in cards)
@@ -355,11 +358,42 @@ def test_three_of_a_kind_grants_no_extra_discard():
     assert events(st)[1][2] == L.WHY_RUN and hand(st, 0) == ["2", "3", "3"]
 
 
-def test_empty_hand_while_the_draw_pile_lasts_picks_up():
+def test_empty_hand_in_a_chain_gives_up_the_owed_discards_and_draws_by_default():
     # CLR2, optional draw of a 4: three 4s clear the pile and empty the hand; no draw is
-    # allowed before the second extra discard, so the seat picks up (an empty pile)
+    # allowed before the second extra discard: the seat gives it up and the turn goes on
+    # to the draw back up to 3 (issue 14: "discard, then draw back up to three")
+    st = make_state(hands={0: ["CLR2", "4", "4"], 1: ["6", "7", "7", "7"]}, down={0: ["1"]},
+                    pile=["10"], draw=["4", "9", "9", "8", "2"], capacity=40)
+    turn(st, 0)
+    ev = events(st)
+    assert [e[0] for e in ev] == ["play", "clear", "draw", "play", "clear", "draw", "draw", "draw"]
+    assert [e[3] for e in ev if e[0] == "draw"] == [1, 0, 0, 0]
+    assert hand(st, 0) == ["8", "9", "9"] and draw_pile(st) == ["2"] and pile(st) == []
+    assert st[L.S_GAVE_UP] == 1 and st[L.S_PICKC + L.P_EMPTY_HAND] == 0 and st[L.S_TURN] == 1
+    turn(st, 1)
+    assert pile(st) == ["6"]
+    turn(st, 0)                                   # a normal turn: plays its 8, draws the 2
+    assert pile(st) == ["6", "8"] and hand(st, 0) == ["2", "9", "9"]
+    assert st[L.S_PICKC + L.P_EMPTY_HAND] == 0
+    counts_match(st)
+
+
+def test_empty_hand_in_chain_knob():
+    assert GAME.resolve_rules({}, 4)["empty_hand_in_chain"] == "draw"
+    with pytest.raises(InputError, match=r"'empty_hand_in_chain'.*draw, pickup") as e:
+        GAME.resolve_rules({"empty_hand_in_chain": "pass"}, 4)
+    assert "\n" not in str(e.value)
+    v = GAME.rules_vector(GAME.resolve_rules({"empty_hand_in_chain": "pickup"}, 4), 4)
+    assert v[L.R_EMPTY_HAND_PICKUP - L.S_RULES] == 1
+    assert GAME.rules_vector(GAME.resolve_rules({}, 4), 4)[L.R_EMPTY_HAND_PICKUP - L.S_RULES] == 0
+
+
+def test_empty_hand_while_the_draw_pile_lasts_picks_up_with_the_knob():
+    # the reference page's reading (empty_hand_in_chain=pickup): the seat cannot play, so
+    # it picks up (an empty pile), and keeps doing so until it picks up cards
     st = make_state(hands={0: ["CLR2", "4", "4"], 1: ["6", "7"]}, down={0: ["1"]},
-                    pile=["10"], draw=["4", "9", "9", "8"], capacity=40)
+                    pile=["10"], draw=["4", "9", "9", "8"], capacity=40,
+                    rules={"empty_hand_in_chain": "pickup"})
     turn(st, 0)
     ev = events(st)
     assert [e[0] for e in ev] == ["play", "clear", "draw", "play", "clear", "pickup"]
@@ -369,6 +403,7 @@ def test_empty_hand_while_the_draw_pile_lasts_picks_up():
     assert pile(st) == ["6"]
     turn(st, 0)                                   # still an empty hand: picks up again
     assert hand(st, 0) == ["6"] and st[L.S_PICKC + L.P_EMPTY_HAND] == 2
+    assert st[L.S_GAVE_UP] == 0
 
 
 # ---------------------------------------------------------------- pick-ups and drawing
@@ -413,10 +448,15 @@ def test_up_cards_are_unplayable_until_draw_pile_and_hand_are_empty():
     assert not M.can_play(st, 0)
     turn(st, 0)
     assert hand(st, 0) == ["2", "4"] and ups(st, 0) == ["5", "5", "9"]
-    # hand empty but the draw pile lasts: still no up cards (the seat picks up)
-    st = make_state(hands={0: []}, up={0: ["5", "5", "9"]}, pile=["4"], draw=["3"])
+    # hand empty but the draw pile lasts (reached only with empty_hand_in_chain=pickup):
+    # still no up cards; the seat picks up, or by default plays nothing and draws
+    st = make_state(hands={0: []}, up={0: ["5", "5", "9"]}, pile=["4"], draw=["3"],
+                    rules={"empty_hand_in_chain": "pickup"})
     turn(st, 0)
     assert ups(st, 0) == ["5", "5", "9"] and hand(st, 0) == ["4"]
+    st = make_state(hands={0: []}, up={0: ["5", "5", "9"]}, pile=["4"], draw=["3"])
+    turn(st, 0)
+    assert ups(st, 0) == ["5", "5", "9"] and hand(st, 0) == ["3"] and pile(st) == ["4"]
     # hand and draw pile empty: both 5s go together, from the up cards
     st = make_state(up={0: ["5", "5", "9"]}, down={0: ["1", "1", "1"]}, pile=["4"])
     turn(st, 0)
@@ -502,6 +542,20 @@ def test_reference_up_choice_takes_the_three_highest_codes():
     st = make_state(hands={0: ["1", "2", "3", "4", "5", "6"]})
     assert not M.up_legal(st, 0, 0b000011) and not M.up_legal(st, 0, 0b1111)
     assert not M.up_legal(st, 0, 1 << 6 | 3) and M.up_legal(st, 0, 0b101010)
+
+
+def test_lowest_up_choice_keeps_the_clears_in_hand():
+    st = make_state(hands={0: ["2", "CLR", "10", "5", "CLR2", "10"]})
+    assert dealt(st) == ["2", "5", "10", "10", "CLR", "CLR2"]
+    assert S.lowest_up(st, 0, GAME.strategies["lowest"].row()) == 0b001110  # 5, 10, 10
+    assert S.reference_up(st, 0, P0) == 0b110100                            # 10, CLR, CLR2
+    # fewer than 3 numbers: the weakest Clear goes up, the strongest stay in hand
+    st = make_state(hands={0: ["CLR2", "CLR1", "7", "CLR", "CLR1", "3"]})
+    assert dealt(st) == ["3", "7", "CLR", "CLR1", "CLR1", "CLR2"]
+    mask = S.lowest_up(st, 0, P0)
+    assert mask == 0b000111 and M.up_legal(st, 0, mask)
+    M.choose_up(st, 0, mask)
+    assert ups(st, 0) == ["3", "7", "CLR"] and hand(st, 0) == ["CLR1", "CLR1", "CLR2"]
 
 
 @pytest.mark.parametrize("hand_,pile_,answer", [

@@ -53,8 +53,7 @@ class BlockTower(Game):
              "that order; at most 30 blocks)", 0, L.MAXB),
         Knob("target_points", "int", 30, "points that win (checked at each round's end; the highest "
              "total at or above it wins, ties share)", 1, 10_000),
-        Knob("hand_size", "int", 3, "cards dealt to each player at a round's start (and drawn after "
-             "the two-action-card reshuffle)", 1, 10),
+        Knob("hand_size", "int", 3, "cards dealt to each player at a round's start", 1, 10),
         Knob("min_tower", "int", 4, "a collapse of a tower with fewer blocks than this scores 0", 0, L.MAXB + 1),
         Knob("difficulty", "list", (0.0, 0.3, 0.6), "placement difficulty d_b of a 1-, 2-, 3-point block", -10, 10),
         Knob("instability", "list", (0.1, 0.2, 0.3), "instability share s_b added by a 1-, 2-, 3-point block", 0, 10),
@@ -69,6 +68,17 @@ class BlockTower(Game):
              "1 + push_of_style*x", 0, 10),
         Knob("adjust_risk", "float", 0.5, "ADJUST falls with this times the top block's hazard", 0, 10),
         Knob("remove_risk", "float", 0.5, "REMOVE falls with this times the top block's hazard", 0, 10),
+        Knob("reshuffle_draw", "choice", "three", "cards drawn after the two-action-card reshuffle: "
+             "three (the rulebook's 'draw three new cards') or hand_size", choices=("three", "hand_size")),
+        Knob("reshuffle_at", "choice", "any_time", "when the two-action-card reshuffle (once a turn) is "
+             "offered: any_time = whenever the hand holds two action cards during the turn before the "
+             "block (its start, after each draw up to a block card, after the action cards); "
+             "turn_start = only at the turn's start", choices=("any_time", "turn_start")),
+        Knob("swap_give", "choice", "match", "SWAP: match = an exchange, give as many cards as you take "
+             "(min of 2, your cards, the target's cards; not playable on an empty hand); two = give "
+             "min(2, your cards) and take what the target has", choices=("match", "two")),
+        Knob("split_min_tower", "bool", True, "the even split when the draw pile runs out also pays 0 "
+             "for a tower of fewer than min_tower blocks"),
         Knob("max_rounds", "int", 200, "round cap: a game stopped by it is unfinished, with no winner", 1, 5000),
     )
 
@@ -113,6 +123,10 @@ class BlockTower(Game):
         put(L.R_MIN_TOWER, int(rules["min_tower"]))
         put(L.R_MAX_ROUNDS, int(rules["max_rounds"]))
         put(L.R_BLOCKMASK, (1 << nb) - 1)
+        put(L.R_RESH_N, 3 if rules["reshuffle_draw"] == "three" else int(rules["hand_size"]))
+        put(L.R_RESH_ANY, 1 if rules["reshuffle_at"] == "any_time" else 0)
+        put(L.R_SWAP_MATCH, 1 if rules["swap_give"] == "match" else 0)
+        put(L.R_SPLIT_MIN, 1 if rules["split_min_tower"] else 0)
         for slot, name in ((L.R_BASE, "base"), (L.R_AH, "a_h"), (L.R_AU, "a_u"),
                            (L.R_ANYF, "anywhere_factor"), (L.R_RISK_STYLE, "risk_of_style"),
                            (L.R_PUSH_STYLE, "push_of_style"), (L.R_ADJ_RISK, "adjust_risk"),

@@ -1,7 +1,10 @@
 """Block Tower's game loop, read top to bottom like the rules page: rounds (start card,
 shuffle, deal) of turns (running-out check, two-action reshuffle, draw up to a block,
-one action card, a SWAP's received action card, the block placement, the draws), until
-a round's end leaves someone at the target or the round cap hits.
+one action card, a SWAP's received action card, the reshuffle offered again, the block
+placement, the draws), until a round's end leaves someone at the target or the round
+cap hits.  The two-action-card reshuffle ("if you ever have two action cards") is
+offered, once a turn, whenever the hand holds two action cards before the block is
+placed (``reshuffle_at=turn_start``: only at the turn's start).
 
 ``run_games`` is the one compiled entry point: it plays games [start, stop) into a
 tally, and in trace mode (``capacity`` > 0) records every event of one game.
@@ -25,6 +28,7 @@ from sim.block_tower.layout import (
     R_N1,
     R_N12,
     R_PLAYERS,
+    R_RESH_ANY,
     R_TARGET,
     REMOVE,
     S_ANY,
@@ -40,6 +44,7 @@ from sim.block_tower.layout import (
     S_PLAYED,
     S_PREV,
     S_RECV,
+    S_RESH,
     S_RULES,
     S_SCORE,
     S_SCORES,
@@ -57,7 +62,6 @@ from sim.block_tower.moves import (
     block_legal,
     collapse,
     draw_one,
-    ensure_block,
     new_round,
     place,
     remove,
@@ -66,6 +70,7 @@ from sim.block_tower.moves import (
     swap,
 )
 from sim.jit import inline
+from sim.errors import ILLEGAL
 from sim.record import record_game
 from sim.rng import seed_game
 from strategies.block_tower import ask_action, ask_block, ask_reshuffle, ask_second
@@ -87,6 +92,30 @@ def do_action(st, me, kind, a, b, c):
 
 
 @inline
+def offer_reshuffle(st, sid, p, me, start):
+    """Two action cards in hand (and cards to draw): seat me may shuffle its hand into
+    the draw pile and draw three new cards, once a turn; offered at the turn's start
+    (start = 1) and, with reshuffle_at=any_time, at every later point before the block
+    where the hand may have gained action cards."""
+    if st[S_RESH] == 0 and (start != 0 or st[R_RESH_ANY] != 0) and st[S_DRAW_N] > 0 and \
+            popcount(st[S_HANDS + me] & ACT_MASK) >= 2 and ask_reshuffle(sid, st, me, p) != 0:
+        reshuffle(st, me)
+
+
+@inline
+def draw_to_block(st, sid, p, me):
+    """A hand without a block card draws one card at a time until a block card arrives
+    (the reshuffle is offered after each draw).  False when the draw pile runs out
+    first (the round then ends by running out)."""
+    bm = st[R_BLOCKMASK]
+    while st[S_HANDS + me] & bm == 0:
+        if draw_one(st, me) < 0:
+            return False
+        offer_reshuffle(st, sid, p, me, 0)
+    return True
+
+
+@inline
 def play_turn(st, sids, params, me):
     """One turn of seat ``me``.  Returns True when the round ended during it."""
     st[S_TURN] += 1
@@ -94,6 +123,7 @@ def play_turn(st, sids, params, me):
     st[S_CUR] = me
     st[S_ANY] = 0
     st[S_RECV] = 0
+    st[S_RESH] = 0
     sid = sids[me]
     p = params[me]
     bm = st[R_BLOCKMASK]
@@ -101,19 +131,17 @@ def play_turn(st, sids, params, me):
     if st[S_HANDS + me] & bm == 0 and st[S_DRAW_N] == 0:
         split(st, me)
         return True
-    # two action cards in hand: the hand may go back into the draw pile for a new one
-    if st[S_DRAW_N] > 0 and popcount(st[S_HANDS + me] & ACT_MASK) >= 2 and \
-            ask_reshuffle(sid, st, me, p) != 0:
-        reshuffle(st, me)
+    # two action cards in hand: the hand may go back into the draw pile for three new cards
+    offer_reshuffle(st, sid, p, me, 1)
     # only action cards: draw one card at a time until a block card arrives
-    if not ensure_block(st, me):
+    if not draw_to_block(st, sid, p, me):
         split(st, me)
         return True
     acted = 0
     kind, a, b, c = ask_action(sid, st, me, p)
     if kind != NO_ACTION:
         if not action_legal(st, me, kind, a, b, c, 0):
-            raise ValueError("block_tower: a strategy chose an illegal action")
+            raise ValueError(ILLEGAL, "action card", "kind,a,b,c", me, kind, a, b, c)
         acted = 1
         if do_action(st, me, kind, a, b, c):
             collapse(st, me, st[S_PILE_N], 1 if kind == ADJUST else 2)
@@ -123,18 +151,21 @@ def play_turn(st, sids, params, me):
                 kind, a, b, c = ask_second(sid, st, me, p)
                 if kind != NO_ACTION:
                     if not action_legal(st, me, kind, a, b, c, 1):
-                        raise ValueError("block_tower: a strategy chose an illegal second action")
+                        raise ValueError(ILLEGAL, "second action card", "kind,a,b,c", me, kind, a, b, c)
                     acted = 2
                     if do_action(st, me, kind, a, b, c):
                         collapse(st, me, st[S_PILE_N], 1 if kind == ADJUST else 2)
                         return True
-            # the SWAP gave my last block card away: draw up to one (or run out)
-            if st[S_HANDS + me] & bm == 0 and not ensure_block(st, me):
-                split(st, me)
-                return True
+        # after the action card(s) the hand may hold two action cards (a SWAP brought
+        # them, or it held three): the reshuffle is offered again
+        offer_reshuffle(st, sid, p, me, 0)
+        # a SWAP gave my last block card away, or the reshuffle drew none: draw up to one
+        if not draw_to_block(st, sid, p, me):
+            split(st, me)
+            return True
     card, x = ask_block(sid, st, me, p)
     if not block_legal(st, me, card, x):
-        raise ValueError("block_tower: a strategy chose an illegal block or style")
+        raise ValueError(ILLEGAL, "block and style", "card,style", me, card, x)
     h = st[S_PILE_N]
     if place(st, me, card, x):
         collapse(st, me, h, 0)

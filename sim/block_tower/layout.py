@@ -49,13 +49,16 @@ def mask_cards(m: int) -> list[int]:
 
 S_RNG = 0    # st[0:4]: the xoshiro256** state (sim/rng.py)
 S_RULES = 4  # the rule vector, copied in once per batch: st[R_X] is knob X
-# integer knobs
+# integer knobs; R_RESH_N: cards drawn after the two-action reshuffle (reshuffle_draw),
+# R_RESH_ANY: 1 if it is offered at any point of the turn, 0 at the turn's start only
+# (reshuffle_at), R_SWAP_MATCH: 1 if a SWAP gives as many cards as it takes (swap_give),
+# R_SPLIT_MIN: 1 if the even split of a tower below min_tower pays 0 (split_min_tower)
 (R_PLAYERS, R_NB, R_N1, R_N12, R_TARGET, R_HAND, R_MIN_TOWER, R_MAX_ROUNDS,
- R_BLOCKMASK) = range(S_RULES, S_RULES + 9)
+ R_BLOCKMASK, R_RESH_N, R_RESH_ANY, R_SWAP_MATCH, R_SPLIT_MIN) = range(S_RULES, S_RULES + 13)
 # float knobs (float64 bits)
 (R_BASE, R_AH, R_AU, R_ANYF, R_RISK_STYLE, R_PUSH_STYLE, R_ADJ_RISK,
- R_REM_RISK) = range(S_RULES + 9, S_RULES + 17)
-R_D = S_RULES + 17          # [3] placement difficulty of a 1-, 2-, 3-point block
+ R_REM_RISK) = range(S_RULES + 13, S_RULES + 21)
+R_D = S_RULES + 21          # [3] placement difficulty of a 1-, 2-, 3-point block
 R_S = R_D + 3               # [3] instability share of a 1-, 2-, 3-point block
 R_SKILL = R_S + 3           # [MAXP] skill per seat
 N_RULES = R_SKILL + MAXP - S_RULES
@@ -104,7 +107,8 @@ S_RECV = S_NEV + 2          # mask: cards received in this turn's SWAP
 S_HZ_KEY = S_NEV + 3        # hazard cache (moves.hazard): h | points << 8 | seat << 16 ...
 S_HZ_U = S_NEV + 4          # ... and the bits of u it was computed at ...
 S_HZ_VAL = S_NEV + 5        # ... and exp(a_h*(h-1) + a_u*u + d_b - skill) (float)
-S_SIZE = S_NEV + 6
+S_RESH = S_NEV + 6          # 1 once the two-action reshuffle was used this turn
+S_SIZE = S_NEV + 7
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
 # row of EVW numbers, then the snapshot st[:ZONES_END] after it
 EVW = 9  # event row: kind, player (-1 chance), turn, a, b, c, d, e, f
@@ -114,7 +118,8 @@ TRACE_ROW = EVW + ZONES_END
 #   (NO_ACTION, 0, 0, 0)
 #   (ADJUST, new share in thousandths of the base share 0..2000, 0, 0)
 #   (ANYWHERE, 0, 0, 0), (REMOVE, 0, 0, 0)
-#   (SWAP, target seat, card to give, second card to give or -1)
+#   (SWAP, target seat, card to give, second card to give or -1): exactly
+#   moves.swap_size(st, me, target) cards (1 or 2)
 NO_ACTION = -1
 # collapse causes (field "during" of a collapse event)
 DURING = ("place", "adjust", "remove")

@@ -45,9 +45,12 @@ from sim.block_tower.layout import (
     R_PLAYERS,
     R_PUSH_STYLE,
     R_REM_RISK,
+    R_RESH_N,
     R_RISK_STYLE,
     R_S,
     R_SKILL,
+    R_SPLIT_MIN,
+    R_SWAP_MATCH,
     REMOVE,
     S_ANY,
     S_DIR,
@@ -65,6 +68,7 @@ from sim.block_tower.layout import (
     S_PILE_N,
     S_PREV,
     S_RECV,
+    S_RESH,
     S_ROUND,
     S_SCORES,
     S_SHARE,
@@ -242,21 +246,13 @@ def draw_one(st, me):
     return c
 
 
-@helper("boolean(ST, int64)")
-def ensure_block(st, me):
-    """A hand without a block card draws one card at a time until a block card arrives.
-    False when the draw pile runs out first (the round then ends by running out)."""
-    bm = st[R_BLOCKMASK]
-    while st[S_HANDS + me] & bm == 0:
-        if draw_one(st, me) < 0:
-            return False
-    return True
-
-
 @helper("void(ST, int64)")
 def reshuffle(st, me):
     """Two action cards in hand: the whole hand goes into the draw pile, which is
-    shuffled, then the player draws hand_size cards."""
+    shuffled, then the player draws three cards (reshuffle_draw=three; hand_size cards
+    with reshuffle_draw=hand_size), fewer if the pile runs out.  Used once a turn
+    (st[S_RESH]); cards received in this turn's SWAP have left the hand, so none of
+    them can be played as a second action card any more."""
     hand = st[S_HANDS + me]
     n = st[S_DRAW_N]
     k = popcount(hand)
@@ -266,10 +262,12 @@ def reshuffle(st, me):
         hand &= hand - 1
     st[S_HANDS + me] = 0
     st[S_DRAW_N] = n
+    st[S_RESH] = 1
+    st[S_RECV] = 0
     shuffle(st, S_DRAW, S_DRAW + n)
     if count(st, EV_RESHUFFLE):
         write_event(st, EV_RESHUFFLE, me, k, 0, 0, 0, 0, 0)
-    for _ in range(st[R_HAND]):
+    for _ in range(st[R_RESH_N]):
         if draw_one(st, me) < 0:
             break
 
@@ -350,11 +348,14 @@ def collapse(st, me, h, during):
 @helper("void(ST, int64)")
 def split(st, me):
     """The round ends by running out (seat me to move has no block card and the draw
-    pile is empty): every player gets floor(pile points / players); the cards stay on
-    the point pile until the next deal."""
+    pile is empty): every player gets floor(pile points / players), 0 when the tower
+    has fewer than min_tower blocks (split_min_tower=true: such a tower is worth 0 here
+    too); the cards stay on the point pile until the next deal."""
     P = st[R_PLAYERS]
     pts = pile_points(st)
     each = pts // P
+    if st[R_SPLIT_MIN] != 0 and st[S_PILE_N] < st[R_MIN_TOWER]:
+        each = 0
     for s in range(P):
         st[S_SCORES + s] += each
     if count(st, EV_SPLIT):
@@ -474,11 +475,24 @@ def take_random(st, mask, k):
     return out
 
 
+@helper("int64(ST, int64, int64)")
+def swap_size(st, me, target):
+    """How many cards seat me's SWAP with target gives: min(2, my cards besides SWAP),
+    and with swap_give=match (an exchange: give as many as you take) at most the
+    target's hand size, so 0 (not playable on that target) when its hand is empty.
+    With swap_give=two the target's hand may be smaller (then I take fewer)."""
+    k = min(2, popcount(st[S_HANDS + me] & ~(np.int64(1) << SWAP)))
+    if st[R_SWAP_MATCH] != 0:
+        k = min(k, popcount(st[S_HANDS + target]))
+    return k
+
+
 @helper("void(ST, int64, int64, int64, int64)")
 def swap(st, me, target, g1, g2):
     """SWAP: give target the card(s) g1 (and g2, -1 for none) and take as many (at most
-    the target's hand) at random from the target's hand as it was before receiving
-    mine.  The cards taken are remembered in st[S_RECV] (one may be played this turn)."""
+    the target's hand, which swap_give=match makes always enough) at random from the
+    target's hand as it was before receiving mine.  The cards taken are remembered in
+    st[S_RECV] (one may be played this turn)."""
     use_action(st, me, SWAP)
     give = np.int64(1) << g1
     if g2 >= 0:
@@ -502,7 +516,7 @@ def swap(st, me, target, g1, g2):
 def action_legal(st, me, kind, a, b, c, second):
     """Whether (kind, a, b, c) is a legal action for seat me: the card in hand (for a
     second action: one received in this turn's SWAP); ADJUST and REMOVE need a block
-    standing; SWAP gives min(2, cards left) distinct cards of mine to another seat."""
+    standing; SWAP gives swap_size distinct cards of mine (at least 1) to another seat."""
     if kind == NO_ACTION:
         return True
     if kind < ADJUST or kind > SWAP:
@@ -523,7 +537,7 @@ def action_legal(st, me, kind, a, b, c, second):
     if second != 0 or not (0 <= a < P) or a == me:
         return False
     rest = hand & ~(np.int64(1) << SWAP)
-    k = min(2, popcount(rest))
+    k = swap_size(st, me, a)
     if k == 0:
         return False
     if not (0 <= b < 64) or (rest >> b) & 1 == 0:

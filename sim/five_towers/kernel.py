@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from sim.jit import inline
+from sim.errors import ILLEGAL
 from sim.record import record_game
 from sim.rng import seed_game, shuffle
 from sim.five_towers.layout import (
@@ -65,11 +66,11 @@ def bidding(st, sids, params):
         b = ask_bid(sids[s], st, s, params[s])
         if b == 0:
             if i == 0 and max_buildable(st, s) > 0:
-                raise ValueError("five_towers: the start player passed but could open")
+                raise ValueError(ILLEGAL, "bid (the start player must open)", "bid", s, 0)
             emit(st, EV_PASS, s, 0, 0, 0, 0, 0)
             continue
         if not bid_legal(st, s, b):
-            raise ValueError("five_towers: a strategy made an illegal bid")
+            raise ValueError(ILLEGAL, "bid", "bid", s, b)
         st[S_HIGH] = b
         st[S_BIDDER] = s
         emit(st, EV_BID, s, b, 0, 0, 0, 0)
@@ -85,27 +86,27 @@ def build(st, sids, params, me, b):
     n = st[S_PLAN_N]
     tear = st[S_PLAN_TEAR]
     if n != b:
-        raise ValueError("five_towers: a strategy planned a different number of cards than it bid")
+        raise ValueError(ILLEGAL, "build plan (card count differs from the bid)", "cards,bid", me, n, b)
     used = 0
     for i in range(n):
         j = st[S_PLAN + i]
         if j < 0 or j >= st[S_OFFER_N] or st[S_OFFER + j] < 0 or (used >> j) & 1:
-            raise ValueError("five_towers: a strategy took an offer slot it cannot take")
+            raise ValueError(ILLEGAL, "build plan (offer slot)", "slot", me, j)
         used |= 1 << j
     after = st[R_TEAR_AFTER] != 0
     if tear >= 0 and not after:
         if tear >= NK or not tearable(st, me, tear):
-            raise ValueError("five_towers: a strategy tore down a tower that cannot be torn down")
+            raise ValueError(ILLEGAL, "tear-down", "kind", me, tear)
         tear_down(st, me, tear)
     for i in range(n):
         j = st[S_PLAN + i]
         c = st[S_OFFER + j]
         if not legal(c & 15, top(st, me, (c >> 4) & 7)):
-            raise ValueError("five_towers: a strategy placed a card illegally")
+            raise ValueError(ILLEGAL, "placement", "slot,card", me, j, c)
         place(st, me, j)
     if tear >= 0 and after:
         if tear >= NK or not tearable(st, me, tear):
-            raise ValueError("five_towers: a strategy tore down a tower that cannot be torn down")
+            raise ValueError(ILLEGAL, "tear-down", "kind", me, tear)
         tear_down(st, me, tear)
     st[S_EVC + EV_BUILD1 + b - 1] += 1
 

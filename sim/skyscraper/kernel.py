@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from sim.jit import inline
+from sim.errors import ILLEGAL
 from sim.record import record_game
 from sim.rng import seed_game, shuffle
 from sim.skyscraper.layout import (
@@ -67,7 +68,7 @@ def play_turn(st, sids, params, me):
         if kind == A_STOP:
             break
         if not is_legal(st, me, kind, a, b, c):
-            raise ValueError("skyscraper: a strategy chose an illegal action")
+            raise ValueError(ILLEGAL, "action", "kind,a,b,c", me, kind, a, b, c)
         if apply_action(st, me, kind, a, b, c):
             if st[S_NFL + me] >= st[R_FLOORS_TO_WIN]:
                 return True  # wins at once, even mid-turn

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from sim.jit import inline
+from sim.errors import ILLEGAL
 from sim.record import record_game
 from sim.rng import seed_game, shuffle
 from sim.smokestack.layout import (
@@ -74,13 +75,13 @@ def play_turn(st, sids, params, me):
         l = ask_double(sid, st, me, p)
         if l >= 0:
             if not double_legal(st, me, l):
-                raise ValueError("smokestack: a strategy declared an illegal double chimney")
+                raise ValueError(ILLEGAL, "double chimney", "layout", me, l)
             double(st, me, l)
             if st[S_OVER] != 0:
                 return
     kind, l, i, j = ask_swap(sid, st, me, p)
     if not swap_legal(st, me, kind, l, i, j):
-        raise ValueError("smokestack: a strategy chose an illegal swap")
+        raise ValueError(ILLEGAL, "swap", "kind,layout,i,j", me, kind, l, i, j)
     if kind == A_SWAP:
         st[S_PASSES] = 0
         swap(st, me, l, i, j)
@@ -96,7 +97,7 @@ def check_stall(st, sids, params, me):
     if st[S_PASSES] >= st[R_PLAYERS]:
         a, b = ask_stall(sids[me], st, me, params[me])
         if not stall_legal(st, me, a, b):
-            raise ValueError("smokestack: a strategy chose illegal stall slots")
+            raise ValueError(ILLEGAL, "stall slots", "a,b", me, a, b)
         stall(st, me, a, b)
         st[S_PASSES] = 0
 

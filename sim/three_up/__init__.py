@@ -44,8 +44,9 @@ class ThreeUp(Game):
     report_variants = (("deck", "seed74"), ("deck", "published84"))
     knobs = (
         Knob("deck", "choice", "seed74", "deck preset: seed74 (the seed text's 74 cards: 6 of each "
-             "number, 6 CLR, 6 CLR1, 2 CLR2) or published84 (7 of each number, 7 CLR, 6 CLR1, "
-             "1 CLR2)", choices=tuple(L.PRESETS)),
+             "number, 6 CLR, 6 CLR1, 2 CLR2) or published84 (UNVERIFIED composition, no checkable "
+             "source: 7 of each number, 7 CLR, 6 CLR1, 1 CLR2, the published game as reported "
+             "elsewhere; the seed text says 84 cards but itemises 74)", choices=tuple(L.PRESETS)),
         Knob("max_number", "int", 10, "number cards run 1..max_number", 1, L.MAXN),
         _count("copies", "copies of each number card"),
         _count("clear_copies", "Clear cards"),
@@ -59,6 +60,11 @@ class ThreeUp(Game):
              "(false: a strategy may pick up a non-empty pile instead)"),
         Knob("draw_after_pickup", "bool", False, "a turn that ends with a pick-up still draws "
              "back up to 3 (false: the literal 'and the turn ends')"),
+        Knob("empty_hand_in_chain", "choice", "draw", "a hand emptied inside a Clear +1/+2 chain "
+             "while the draw pile lasts: draw (the seat gives up the owed discards and draws back "
+             "up to 3 at the end of the turn) or pickup (the reference page's reading: it cannot "
+             "play, picks up the pile, often empty, and the turn ends with no draw)",
+             choices=L.EMPTY_HAND_CHOICES),
         Knob("max_turns", "int", 1000, "turn cap (seat slots, pick-up-only turns included): the "
              "game ends with no winner, counted unfinished", 1, 100_000),
     )
@@ -87,6 +93,7 @@ class ThreeUp(Game):
         v[L.R_EQUAL - L.S_RULES] = int(bool(rules["equal_is_legal"]))
         v[L.R_MUST - L.S_RULES] = int(bool(rules["must_play_if_able"]))
         v[L.R_DRAW_AFTER_PICKUP - L.S_RULES] = int(bool(rules["draw_after_pickup"]))
+        v[L.R_EMPTY_HAND_PICKUP - L.S_RULES] = L.EMPTY_HAND_CHOICES.index(rules["empty_hand_in_chain"])
         v[L.R_MAX_TURNS - L.S_RULES] = int(rules["max_turns"])
         for i, (t, _) in enumerate(cards):
             v[L.R_TYPE - L.S_RULES + i] = t

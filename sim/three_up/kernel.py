@@ -10,19 +10,31 @@ import numpy as np
 from numba import njit
 
 from sim.jit import helper, inline
+from sim.errors import ILLEGAL
 from sim.record import record_game
 from sim.rng import seed_game, shuffle
 from sim.three_up.layout import (
-    A_PICKUP, END_CAP, END_OUT, HAND, N_RULES, P_CHOSEN, P_DOWN, P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_MAX_TURNS, R_NCARDS,
-    R_PLAYERS, S_DOWN_N, S_DRAW, S_DRAW_N, S_EVC, S_HAND_N, S_HELD, S_PLAYED, S_RULES,
-    S_SCORE, S_SIZE, S_TOP, S_TURN, S_UP_N, S_WIN, SRC_HAND, SRC_UP, T_CLR1, T_CLR2, TRACE_ROW,
-    ZONES_END,
+    A_PICKUP, BAD_DISCARD, BAD_UP, END_CAP, END_OUT, HAND, N_RULES, P_CHOSEN, P_DOWN,
+    P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP, R_MAX_TURNS,
+    R_NCARDS, R_PLAYERS, S_DOWN_N, S_DRAW, S_DRAW_N, S_EVC, S_GAVE_UP, S_HAND_N, S_HELD,
+    S_PLAYED, S_RULES, S_BAD, S_SCORE, S_SIZE, S_TOP, S_TURN, S_UP_N, S_WIN, SRC_HAND,
+    SRC_UP, T_CLR1, T_CLR2, TRACE_ROW, ZONES_END,
 )
 from sim.three_up.moves import (
     can_play, choose_up, deal, discard, discard_legal, draw_up, pickup,
     play_down, up_legal,
 )
 from strategies.three_up import ask_discard, ask_draw, ask_up
+
+
+@inline
+def illegal(st, decision, seat, a, b, c):
+    """Record an illegal answer; the game stops and ``run_games`` raises."""
+    st[S_BAD] = decision
+    st[S_BAD + 1] = seat
+    st[S_BAD + 2] = a
+    st[S_BAD + 3] = b
+    st[S_BAD + 4] = c
 
 
 @inline
@@ -46,7 +58,8 @@ def setup(st, sids, params):
     for s in range(P):
         mask = ask_up(sids[s], st, s, params[s])
         if not up_legal(st, s, mask):
-            raise ValueError("three_up: a strategy chose an illegal set of up cards")
+            illegal(st, BAD_UP, s, mask, 0, 0)
+            return
         choose_up(st, s, mask)
 
 
@@ -54,7 +67,9 @@ def setup(st, sids, params):
 def play_turn(st, sids, params, me):
     """One turn of ``me``: a discard, plus the extra discards Clear +1/+2 owe (each
     preceded by the optional draw when it follows one of them), then the draw back up
-    to 3; or a pick-up, which ends the turn.  Ends the game when me is out of cards."""
+    to 3; or a pick-up, which ends the turn.  A hand emptied inside a chain while the
+    draw pile lasts gives up the owed discards (empty_hand_in_chain=draw: on to the draw)
+    or picks up the pile (=pickup).  Ends the game when me is out of cards."""
     st[S_TURN] += 1
     sid = sids[me]
     p = params[me]
@@ -67,9 +82,12 @@ def play_turn(st, sids, params, me):
                 draw_up(st, me, 1)
         may_draw = False
         if st[S_HAND_N + me] == 0 and st[S_DRAW_N] > 0:
-            # an empty hand while the draw pile lasts (only after a chain): cannot play
-            pickup(st, me, P_EMPTY_HAND)
-            picked = True
+            # an empty hand while the draw pile lasts (only inside a chain)
+            if st[R_EMPTY_HAND_PICKUP] != 0:  # empty_hand_in_chain=pickup: cannot play
+                pickup(st, me, P_EMPTY_HAND)
+                picked = True
+            else:  # =draw: the owed discards are given up, the turn goes on to the draw
+                st[S_GAVE_UP] += 1
             break
         if st[S_HAND_N + me] == 0 and st[S_UP_N + me] == 0:
             t = play_down(st, me)  # blind
@@ -80,7 +98,8 @@ def play_turn(st, sids, params, me):
         else:
             kind, t, n, _x = ask_discard(sid, st, me, p)
             if not discard_legal(st, me, kind, t, n):
-                raise ValueError("three_up: a strategy chose an illegal discard")
+                illegal(st, BAD_DISCARD, me, kind, t, n)
+                return
             if kind == A_PICKUP:  # voluntary when a discard was legal
                 pickup(st, me, P_CHOSEN if can_play(st, me) else P_FORCED)
                 picked = True
@@ -105,7 +124,7 @@ def play_game(st, sids, params):
     setup(st, sids, params)
     P = st[R_PLAYERS]
     me = 0
-    while st[S_WIN] < 0 and st[S_TURN] < st[R_MAX_TURNS]:
+    while st[S_WIN] < 0 and st[S_TURN] < st[R_MAX_TURNS] and st[S_BAD] == 0:
         play_turn(st, sids, params, me)
         me = me + 1 if me + 1 < P else 0
     for s in range(P):
@@ -127,6 +146,11 @@ def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity
     for g in range(start, stop):
         seed_game(st, seed, g)
         mask, length, unf = play_game(st, sids, params)
+        if st[S_BAD] == BAD_UP:
+            raise ValueError(ILLEGAL, "up cards", "mask", st[S_BAD + 1], st[S_BAD + 2])
+        if st[S_BAD] == BAD_DISCARD:
+            raise ValueError(ILLEGAL, "discard", "kind,type,count", st[S_BAD + 1], st[S_BAD + 2],
+                             st[S_BAD + 3], st[S_BAD + 4])
         unfinished = unf != 0
         record_game(tally, lay, rows, g - start, P, mask, length, unfinished,
                     END_CAP if unfinished else END_OUT, st, S_HELD, S_PLAYED, S_SCORE, S_EVC)

@@ -34,8 +34,11 @@ HAND = 3            # draw back up to this many cards
 COLOURS = "RBG"
 PRESETS = {  # deck preset -> (copies of each number, CLR, CLR1, CLR2)
     "seed74": (6, 6, 6, 2),
+    # an UNVERIFIED composition: no checkable source (the seed text says 84 cards but
+    # itemises 74; this is the published game's deck as reported elsewhere)
     "published84": (7, 7, 6, 1),
 }
+EMPTY_HAND_CHOICES = ("draw", "pickup")  # empty_hand_in_chain, in rule-vector order
 
 
 def face(t: int) -> str:
@@ -90,7 +93,8 @@ S_RNG = 0    # st[0:4]: the xoshiro256** state (sim/rng.py)
 S_RULES = 4  # the rule vector, copied in once per batch: st[R_X] is knob X
 N_FLAT = 9
 (R_PLAYERS, R_NCARDS, R_MAXN, R_CLEAR_RUN, R_EQUAL, R_MUST, R_MAX_TURNS,
- R_DRAW_AFTER_PICKUP, R_SPARE) = range(S_RULES, S_RULES + N_FLAT)
+ R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP) = range(S_RULES, S_RULES + N_FLAT)
+# R_EMPTY_HAND_PICKUP: the knob empty_hand_in_chain, 0 = draw, 1 = pickup
 R_TYPE = S_RULES + N_FLAT           # [MAXC] card type of every card id
 N_RULES = N_FLAT + MAXC
 
@@ -122,14 +126,19 @@ S_EVC = S_SCORE + MAXP              # event counts this game
 S_NEV = S_EVC + 16                  # events written to the trace buffer
 S_PICKC = S_NEV + 1                 # [4] pick-ups this game by reason (P_*), not tallied
 S_PICK0 = S_PICKC + 4               # pick-ups of an empty pile this game
-S_DEALT = S_PICK0 + 1               # [MAXP][NDEAL] the six cards dealt for the up choice,
+S_GAVE_UP = S_PICK0 + 1             # chains given up by an empty hand (empty_hand_in_chain=draw)
+S_DEALT = S_GAVE_UP + 1             # [MAXP][NDEAL] the six cards dealt for the up choice,
                                     # in deal order: the positions an up choice names
-S_SIZE = S_DEALT + MAXP * NDEAL
+S_BAD = S_DEALT + MAXP * NDEAL      # [5] an illegal answer: decision (BAD_*), seat, 3 values;
+                                    # play_game is compiled without reference counting, so it
+                                    # stops the game and run_games raises (sim/errors.py)
+S_SIZE = S_BAD + 5
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
 # row of EVW numbers, then the snapshot st[:ZONES_END] after it
 
 # discard answers as (kind, type, count, 0): the source (hand, else up cards) is implied
 A_PICKUP, A_PLAY = range(2)
+BAD_UP, BAD_DISCARD = 1, 2  # st[S_BAD]: which decision was answered illegally
 SRC_HAND, SRC_UP, SRC_DOWN = range(3)
 # why a seat picked up the pile: no legal discard, by choice (must_play_if_able=false),
 # an empty hand while the draw pile lasts, a blind down card that failed

@@ -1,0 +1,26 @@
+"""Every game still plays exactly the games recorded in tests/golden/ (scripts/golden.py):
+a refactor of a kernel, a strategy or the engine must leave every file identical."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import golden  # noqa: E402
+
+CASES = [pytest.param(*c, id=f"{c[0]}-{c[4][:-5]}") for c in golden.cases()]
+
+
+def test_golden_files_cover_the_matrix():
+    recorded = {p.relative_to(golden.GOLDEN).as_posix() for p in golden.GOLDEN.rglob("*.json")}
+    expected = {f"{c[0]}/{c[4]}" for c in golden.cases()}
+    assert recorded == expected, "run: python scripts/golden.py --write (after a deliberate rule change)"
+
+
+@pytest.mark.parametrize("gid,players,spec,seed,name", CASES)
+def test_golden(gid, players, spec, seed, name):
+    path = golden.GOLDEN / gid / name
+    assert golden.play(gid, players, spec, seed, jobs=2) == path.read_text(), (
+        f"{gid} {players}p {spec} seed {seed} no longer plays the recorded games ({path})")
