@@ -172,7 +172,7 @@ def render_text(summary: dict[str, Any]) -> str:
         for name, v in s["win_rate_by_strategy"].items():
             lines.append(f"  {name}: {_pct(v['win_rate'])} [{_pct(v['ci'][0])}, {_pct(v['ci'][1])}]")
     L = s["length"]
-    lines.append(f"Length ({L['unit']}): mean {L['mean']}, median {L['median']}, "
+    lines.append(f"Length ({L['unit']}): mean {L['mean'] if L['mean'] is None else round(L['mean'], 4)}, median {L['median']}, "
                  f"p10 {L['p10']}, p90 {L['p90']}")
     lines.append("End conditions: " + ", ".join(f"{k} {v:,}" for k, v in s["end_conditions"].items()))
     cp = [c for c in s["card_power"] if c["iwd"] is not None]
