@@ -195,22 +195,13 @@ def illegal_action_error(setup: Setup, index: int, args: tuple) -> IllegalAction
         strat, row = setup.seats[seat].strategy, setup.seats[seat].row()
         label = strat.name + ("" if not strat.params else
                               " (" + ", ".join(f"{p.name}={row[i]:g}" for i, p in enumerate(strat.params)) + ")")
-    sets = "".join(f" --set {k.name}={_cli_value(setup.rules[k.name])}" for k in setup.game.knobs
+    sets = "".join(f" --set {k.name}={k.show(setup.rules[k.name])}" for k in setup.game.knobs
                    if setup.rules[k.name] != k.default)
     strategies = ",".join(s.label for s in setup.seats)
     return IllegalActionError(
         f"{setup.game.id}: seat {seat} strategy {label} chose an illegal {decision}: {action}, "
         f"in game index {index} of seed {setup.seed}; reproduce with: cardlab trace {setup.game.id} "
         f"--seed {setup.seed} --index {index} --players {setup.players} --strategies {strategies}{sets}")
-
-
-def _cli_value(v) -> str:
-    """A knob value as ``--set`` takes it."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (tuple, list)):
-        return ",".join(str(x) for x in v)
-    return str(v)
 
 
 def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = False,
