@@ -53,8 +53,8 @@ def collapse_section(summary: dict[str, Any]) -> list:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from analysis.plots import BLUE, GREY, _png
-    from analysis.report import ReportFigure
+    from cardlab.analysis.plots import BLUE, GREY, _png
+    from cardlab.analysis.report import ReportFigure
 
     c = collapse_stats(summary)
     if c["median"] is None:

@@ -50,7 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.errors import InputError
+from cardlab.sim.errors import InputError
 
 MAX_HEIGHT = 30
 PARAMS = ("base", "a_h", "a_u")
@@ -431,8 +431,8 @@ def default_plot_path(csv_path: str | Path) -> Path:
 
 def model_knobs(sets: list[str] | None) -> dict:
     """difficulty, instability and points_split from ``--set`` (Block Tower's knobs)."""
-    from sim.knobs import parse_assignments
-    from sim.registry import get_game
+    from cardlab.sim.knobs import parse_assignments
+    from cardlab.sim.registry import get_game
 
     game = get_game("block_tower")
     over = parse_assignments(sets or [])

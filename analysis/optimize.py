@@ -1,6 +1,6 @@
 """Strategy search: find the parameters that make a strategy strongest against a field.
 
-    from analysis.optimize import optimize
+    from cardlab.analysis.optimize import optimize
     r = optimize("skyscraper", "aggressive", ["reference"], games=4000, budget=60)
     r.best, r.verdict, r.evaluations
 
@@ -29,8 +29,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.stats import wilson
-from sim.errors import InputError
+from cardlab.analysis.stats import wilson
+from cardlab.sim.errors import InputError
 
 CAND = None  # the candidate's seat in a seating
 FRESH_SEED_OFFSET = 1_000_003  # fresh games: a different root seed (an independent stream)
@@ -66,7 +66,7 @@ class OptResult:
     @property
     def leans_on(self) -> str:
         """The first clause of the strategy's description, e.g. "attacks and slows the leader"."""
-        from sim.registry import get_game
+        from cardlab.sim.registry import get_game
 
         text = get_game(self.game).strategies[self.strategy].help
         first = text.split(":")[0].split(";")[0].split(".")[0].strip()
@@ -101,7 +101,7 @@ def evaluate(game_id: str, players: int, strategy: str, params: dict[str, float]
              per_game: bool = False) -> tuple[float, np.ndarray | None]:
     """The candidate's mean win share over every seating (games // players games each);
     with ``per_game`` also its share in every game, in a fixed order (seating, index)."""
-    from sim.runner import make_setup, run
+    from cardlab.sim.runner import make_setup, run
 
     per = max(1, games // players)
     total = 0.0
@@ -164,9 +164,9 @@ def optimize(game_id: str, strategy: str, against: Sequence[str] | str, *, games
     """Search ``strategy``'s parameters for the highest win rate against ``against``."""
     from scipy.optimize import differential_evolution
 
-    from analysis.sweep import paired_difference
-    from sim.registry import get_game
-    from sim.runner import MAX_GAMES, check_counts, make_setup
+    from cardlab.analysis.sweep import paired_difference
+    from cardlab.sim.registry import get_game
+    from cardlab.sim.runner import MAX_GAMES, check_counts, make_setup
 
     t0 = time.perf_counter()
     game = get_game(game_id)
@@ -191,7 +191,7 @@ def optimize(game_id: str, strategy: str, against: Sequence[str] | str, *, games
     if fresh_games < players or fresh_games > MAX_GAMES:
         raise InputError(f"bad --fresh-games {fresh_games}: allowed {players} (one game per seat) to {MAX_GAMES:,}")
     if vary:  # checked before the search, not after it
-        from analysis.sweep import make_grid, parse_vary
+        from cardlab.analysis.sweep import make_grid, parse_vary
 
         spec_ = parse_vary(vary)
         if any(k in ("players", "strategies") for k, _ in spec_):
@@ -256,7 +256,7 @@ def optimize(game_id: str, strategy: str, against: Sequence[str] | str, *, games
 def edge_by_variant(res: OptResult, vary: Sequence[str], games: int, jobs: int | None) -> pd.DataFrame:
     """The tuned and default parameters replayed (fresh seeds) under every rule variant of
     ``vary`` (``["KEY=V1,V2", ...]``, rule knobs only): the tuned edge per variant."""
-    from analysis.sweep import make_grid, paired_difference, parse_vary
+    from cardlab.analysis.sweep import make_grid, paired_difference, parse_vary
 
     spec_ = parse_vary(vary)
     if any(k in ("players", "strategies") for k, _ in spec_):

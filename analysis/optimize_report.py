@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.optimize import OptResult, _fmt_params
-from analysis.plots import BLUE, ORANGE, RED, _new, _png
-from analysis.report import ReportFigure, _fmt_table_md, _html_table, cardlab_version, figure_html, html_head
+from cardlab.analysis.optimize import OptResult, _fmt_params
+from cardlab.analysis.plots import BLUE, ORANGE, RED, _new, _png
+from cardlab.analysis.report import ReportFigure, _fmt_table_md, _html_table, cardlab_version, figure_html, html_head
 
 
 def convergence(r: OptResult) -> bytes:

@@ -22,8 +22,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from sim.cache import cardlab_version
-from sim.errors import InputError
+from cardlab.sim.cache import cardlab_version
+from cardlab.sim.errors import InputError
 
 # an unfinished rate below this is "negligible" and left out of the verdict
 NEGLIGIBLE_UNFINISHED = 0.001
@@ -155,7 +155,7 @@ def verdict(summary: dict[str, Any]) -> str:
 def raw_tables(result) -> dict[str, Any]:
     """The CSV tables by file name, from ``analysis.tables`` (card power per strategy
     group with Benjamini-Hochberg q-values)."""
-    from analysis import tables as T
+    from cardlab.analysis import tables as T
 
     return {"seats.csv": T.seat_table(result), "lengths.csv": T.length_table(result),
             "card_power.csv": T.card_power_table(result), "ends.csv": T.end_table(result)}
@@ -179,7 +179,7 @@ class Report:
 
 
 def _figures(summary, hist, tournament) -> list[ReportFigure]:
-    from analysis import plots
+    from cardlab.analysis import plots
 
     s = summary
     unit = s["length"]["unit"]
@@ -196,7 +196,7 @@ def _figures(summary, hist, tournament) -> list[ReportFigure]:
     figs.append(ReportFigure("survival", "Survival curve",
                        f"Share of games still running after a given number of {unit}.",
                        plots.survival_curve(hist, unit, cap)))
-    from sim.registry import get_game
+    from cardlab.sim.registry import get_game
 
     own = get_game(s["game"]).report_figures
     if own:  # the game's own figures (e.g. Block Tower's collapse heights)
@@ -457,7 +457,7 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None) 
     command line that reproduces it; ``tournament`` (optional) adds its heat map;
     ``variants`` (optional: [(\"knob=value\", summary), ...]) adds a rule-variant table.
     Returns {name: path} for every file written."""
-    from analysis.summary import summarize
+    from cardlab.analysis.summary import summarize
 
     out = prepare_out_dir(out_dir)
     s = summarize(result)

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from analysis.stats import diff_independent, diff_multinomial, wilson
-from sim.runner import RunResult
-from sim.tally import WIN_UNIT
+from cardlab.analysis.stats import diff_independent, diff_multinomial, wilson
+from cardlab.sim.runner import RunResult
+from cardlab.sim.tally import WIN_UNIT
 
 
 def _r(x: float) -> float | None:

@@ -41,10 +41,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.tables import bh_adjust, holm_adjust
-from sim.errors import InputError
-from sim.runner import RunResult, Setup, make_setup
-from sim.tally import Tally
+from cardlab.analysis.tables import bh_adjust, holm_adjust
+from cardlab.sim.errors import InputError
+from cardlab.sim.runner import RunResult, Setup, make_setup
+from cardlab.sim.tally import Tally
 
 SPECIAL = ("players", "strategies")
 BLOCK = 1_000_000   # games per runner call: the per-game rows stay small (7 bytes a game)
@@ -92,7 +92,7 @@ def parse_vary(items: Sequence[str]) -> list[tuple[str, list[str]]]:
 def make_grid(game_id: str, vary: Sequence[tuple[str, list[str]]], sets: Sequence[str] | None = None,
               strategies: str | None = None, players: int | None = None, seed: int = 1) -> list[Variant]:
     """Every combination of the varied values, each a validated Setup."""
-    from sim.registry import get_game
+    from cardlab.sim.registry import get_game
 
     game = get_game(game_id)
     names = [k.name for k in game.knobs]
@@ -159,7 +159,7 @@ def pick_baseline(grid: Sequence[Variant], baseline: Sequence[str] | None = None
 # ---------------------------------------------------------------------------- playing
 def variant_identity(v: Variant, games: int, precision: float | None, max_games: int | None) -> dict:
     """Everything that determines a variant's result (its folder name is a hash of it)."""
-    from sim.cache import code_identity
+    from cardlab.sim.cache import code_identity
 
     return v.setup.identity() | {"games": games, "precision": precision, "max_games": max_games} \
         | code_identity()
@@ -180,7 +180,7 @@ class VariantResult:
 
 
 def widest_half_width(tally: Tally) -> float:
-    from analysis.stats import wilson
+    from cardlab.analysis.stats import wilson
 
     n = tally.games
     return max((hi - lo) / 2 for lo, hi in (wilson(w, n) for w in tally.wins))
@@ -188,7 +188,7 @@ def widest_half_width(tally: Tally) -> float:
 
 def _play(setup: Setup, start: int, count: int, jobs: int | None, progress) -> tuple:
     """Games [start, start + count) in blocks: (tally data, length, unfinished, mask, seconds)."""
-    from sim import runner
+    from cardlab.sim import runner
 
     data = None
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
@@ -295,7 +295,7 @@ class SweepResult:
 
 
 def _row(vr: VariantResult, keys: list[str], maxp: int, is_base: bool) -> dict[str, Any]:
-    from analysis.summary import summarize
+    from cardlab.analysis.summary import summarize
 
     s = summarize(vr.result)
     row: dict[str, Any] = {"variant": vr.variant.label}
@@ -382,7 +382,7 @@ def sweep(game_id: str, vary: Sequence[tuple[str, list[str]]] | Sequence[str], *
           progress: Callable[[int], None] | None = None,
           on_variant: Callable[[VariantResult], None] | None = None) -> SweepResult:
     """Play (or reuse) every variant of the grid and compare each with the baseline."""
-    from sim import runner
+    from cardlab.sim import runner
 
     if vary and isinstance(vary[0], str):
         vary = parse_vary(vary)  # type: ignore[arg-type]

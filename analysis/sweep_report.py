@@ -14,9 +14,9 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.plots import BLUE, _new, _png
-from analysis.report import ReportFigure, _fmt_table_md, _html_table, cardlab_version, figure_html, html_head
-from analysis.sweep import METRIC_LABEL, SweepResult
+from cardlab.analysis.plots import BLUE, _new, _png
+from cardlab.analysis.report import ReportFigure, _fmt_table_md, _html_table, cardlab_version, figure_html, html_head
+from cardlab.analysis.sweep import METRIC_LABEL, SweepResult
 
 # metric -> (column, low column, high column, scale to display, axis label)
 PLOTTED = {

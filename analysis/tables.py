@@ -3,8 +3,8 @@
 Pure functions of ``result.tally`` and ``result.setup`` (nothing is re-simulated), meant
 for notebooks::
 
-    from sim.runner import make_setup, run
-    from analysis import tables
+    from cardlab.sim.runner import make_setup, run
+    from cardlab.analysis import tables
 
     result = run(make_setup("skyscraper", 3, None, "reference,greedy,random", seed=1), 50_000)
     tables.seat_table(result)
@@ -47,7 +47,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from analysis.stats import Z95, diff_independent, diff_multinomial, wilson
+from cardlab.analysis.stats import Z95, diff_independent, diff_multinomial, wilson
 
 ALL = "all"  # the strategy label of the pooled (every seat) card-power group
 

@@ -27,7 +27,7 @@ the shift that the mean-0 constraint removes).
 
 Python use::
 
-    from analysis.tournament import run_tournament
+    from cardlab.analysis.tournament import run_tournament
     t = run_tournament("skyscraper", ["reference", "random", "greedy"], games=2000)
     t.matrix            # t.matrix.loc[a, b]: a's win rate against b
     t.ratings, t.dominant, t.verdict
@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.stats import Z95, wilson
-from sim.errors import InputError
+from cardlab.analysis.stats import Z95, wilson
+from cardlab.sim.errors import InputError
 
 
 @dataclass
@@ -221,8 +221,8 @@ def run_tournament(game_id: str, strategies: list[str] | str, players: int | Non
     order, the same seed for every run) and rate the strategies.  Raises InputError on
     bad input (unknown game, strategy, knob; fewer than 2 distinct strategies; 1 player).
     ``progress(n)`` is called as chunks of n games end (see ``total_games``)."""
-    from sim import runner
-    from sim.registry import get_game
+    from cardlab.sim import runner
+    from cardlab.sim.registry import get_game
 
     names = check_strategies(strategies)
     game = get_game(game_id)

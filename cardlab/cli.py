@@ -17,7 +17,7 @@ try:  # typer >= 0.20 vendors click
 except ImportError:  # pragma: no cover - older typer on real click
     from click import exceptions as _cx
 
-from sim.errors import InputError, RunError
+from cardlab.sim.errors import InputError, RunError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Monte Carlo balance analysis for tabletop card games.")
@@ -32,7 +32,7 @@ JobsOpt = typer.Option(None, "--jobs", "-j", help="Parallel workers (default: al
 
 
 def _setup(game_id, players, sets, strategies, seed):
-    from sim.runner import make_setup
+    from cardlab.sim.runner import make_setup
 
     return make_setup(game_id, players, sets, strategies, seed)
 
@@ -40,7 +40,7 @@ def _setup(game_id, players, sets, strategies, seed):
 @app.command()
 def games(as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
     """List the shipped games."""
-    from sim.registry import game_ids, get_game
+    from cardlab.sim.registry import game_ids, get_game
 
     rows = [get_game(g) for g in game_ids()]
     if as_json:
@@ -55,7 +55,7 @@ def games(as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
 def rules(game: str = typer.Argument(..., help="Game id (see `cardlab games`)."),
           as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
     """List every rule knob of GAME with its default, allowed values and meaning."""
-    from sim.registry import get_game
+    from cardlab.sim.registry import get_game
 
     g = get_game(game)
     if as_json:
@@ -74,7 +74,7 @@ def rules(game: str = typer.Argument(..., help="Game id (see `cardlab games`).")
 def strategies(game: str = typer.Argument(..., help="Game id."),
                as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
     """List the strategies of GAME and their parameters."""
-    from sim.registry import get_game
+    from cardlab.sim.registry import get_game
 
     g = get_game(game)
     strats = g.strategies.values()
@@ -105,8 +105,8 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
                                                "chunk is saved there (for --resume) with summary.json."),
              resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out.")):
     """Play many games of GAME and summarize win rates, seat advantage, length and card power."""
-    from analysis.summary import render_text, summarize
-    from sim import runner
+    from cardlab.analysis.summary import render_text, summarize
+    from cardlab.sim import runner
 
     setup = _setup(game, players, sets, strategies, seed)
     runner.check_counts(n_games, seed, jobs)
@@ -134,7 +134,7 @@ def trace(game: str = typer.Argument(..., help="Game id."),
           index: int = typer.Option(0, "--index", help="Game index within the seed's sequence."),
           out: str = typer.Option("-", "--out", "-o", help="Output file (JSON Lines); - for stdout.")):
     """Write one game as JSON Lines: header, every event with the zones after it, result."""
-    from sim.trace import trace as run_trace
+    from cardlab.sim.trace import trace as run_trace
 
     setup = _setup(game, players, sets, strategies, seed)
     lines = run_trace(setup, index)
@@ -172,8 +172,8 @@ def _report_command(game_id, n_games, players, seed, sets, strategies, out,
 def _variants_for_report(setup, n_games, jobs, sets, quiet):
     """The game's report variants (same seeds, one knob changed), as (label, summary);
     a variant equal to the rules as run is skipped."""
-    from analysis.summary import summarize
-    from sim import runner
+    from cardlab.analysis.summary import summarize
+    from cardlab.sim import runner
 
     out = []
     for knob, value in setup.game.report_variants:
@@ -190,8 +190,8 @@ def _variants_for_report(setup, n_games, jobs, sets, quiet):
 
 def _tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, quiet):
     """A tournament to add to a report (its heat map and ratings), with a progress bar."""
-    from analysis.tournament import check_strategies, plan, run_tournament
-    from sim import runner
+    from cardlab.analysis.tournament import check_strategies, plan, run_tournament
+    from cardlab.sim import runner
 
     names = check_strategies(names)
     runner.check_counts(n_games, seed, jobs)
@@ -216,8 +216,8 @@ def report(game: str = typer.Argument(..., help="Game id."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Simulate GAME and write a report folder: index.html (self-contained), report.md,
     the figures as PNG, the raw tables as CSV and summary.json."""
-    from analysis.report import build_report, prepare_out_dir
-    from sim import runner
+    from cardlab.analysis.report import build_report, prepare_out_dir
+    from cardlab.sim import runner
 
     setup = _setup(game, players, sets, strategies, seed)
     runner.check_counts(n_games, seed, jobs)
@@ -225,7 +225,7 @@ def report(game: str = typer.Argument(..., help="Game id."),
     if tournament == "all":
         tournament = ",".join(setup.game.strategies)
     if tournament:
-        from analysis.tournament import check_strategies
+        from cardlab.analysis.tournament import check_strategies
 
         check_strategies(tournament)  # bad names fail before any game is played
         if not (1 <= tournament_games <= runner.MAX_GAMES):
@@ -261,9 +261,9 @@ def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games pe
     report per game (OUT/GAME/index.html)."""
     from pathlib import Path
 
-    from analysis.report import build_report, prepare_out_dir, write_demo_index
-    from sim import runner
-    from sim.registry import game_ids
+    from cardlab.analysis.report import build_report, prepare_out_dir, write_demo_index
+    from cardlab.sim import runner
+    from cardlab.sim.registry import game_ids
 
     runner.check_counts(n_games, 1, jobs)
     root = prepare_out_dir(out)
@@ -303,9 +303,9 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
                quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Play every pairing of the strategies in every seat order: win-rate matrix,
     Bradley-Terry ratings with intervals, and whether one strategy dominates."""
-    from analysis.tournament import check_strategies, plan, render_text, run_tournament
-    from sim import runner
-    from sim.registry import get_game
+    from cardlab.analysis.tournament import check_strategies, plan, render_text, run_tournament
+    from cardlab.sim import runner
+    from cardlab.sim.registry import get_game
 
     names = check_strategies(strategies)
     runner.check_counts(n_games, seed, jobs)
@@ -345,9 +345,9 @@ def sweep(game: str = typer.Argument(..., help="Game id."),
     import math
     import shlex
 
-    from analysis.sweep import parse_vary
-    from analysis.sweep import sweep as run_sweep
-    from sim import runner
+    from cardlab.analysis.sweep import parse_vary
+    from cardlab.analysis.sweep import sweep as run_sweep
+    from cardlab.sim import runner
 
     grid_spec = parse_vary(vary)
     if precision is not None and max_games is None:
@@ -380,7 +380,7 @@ def sweep(game: str = typer.Argument(..., help="Game id."),
         args += ["--precision", str(precision), "--max-games", str(max_games)]
     args += ["--correction", correction, "--out", out] + (["--report"] if make_report else [])
     if make_report:
-        from analysis.sweep_report import write_report
+        from cardlab.analysis.sweep_report import write_report
 
         try:
             write_report(res, shlex.join(args), res.out)
@@ -420,8 +420,8 @@ def optimize(game: str = typer.Argument(..., help="Game id."),
     highest win rate against a field; re-check the winner on fresh seeds."""
     import shlex
 
-    from analysis.optimize import optimize as run_opt
-    from analysis.optimize import render_text
+    from cardlab.analysis.optimize import optimize as run_opt
+    from cardlab.analysis.optimize import render_text
 
     def note(i, w, best):
         if not (quiet or as_json):
@@ -433,7 +433,7 @@ def optimize(game: str = typer.Argument(..., help="Game id."),
     if not (quiet or as_json):
         print(file=sys.stderr)
     if out:
-        from analysis.optimize_report import write
+        from cardlab.analysis.optimize_report import write
 
         args = ["cardlab", "optimize", game, "--strategy", strategy, "--against", against, "--games",
                 str(n_games), "--budget", str(budget), "--players", str(r.players), "--seed", str(seed)]
@@ -466,12 +466,12 @@ def calibrate(game: str = typer.Argument(..., help="Game id (only block_tower ha
     (only when the fit converged)."""
     import math
 
-    from sim.registry import get_game
+    from cardlab.sim.registry import get_game
 
     if get_game(game).id != "block_tower":
         raise InputError(f"bad game '{game}' for calibrate: allowed block_tower (the only game "
                          f"with a collapse model)")
-    from analysis.calibrate import calibrate as run_calibration, render
+    from cardlab.analysis.calibrate import calibrate as run_calibration, render
 
     result, path = run_calibration(heights, plot, sets)
     if as_json:

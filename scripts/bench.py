@@ -56,7 +56,7 @@ SEED = 1
 COMMAND_TIMEOUT_S = 900
 
 try:
-    from analysis.summary import TIMING_KEYS
+    from cardlab.analysis.summary import TIMING_KEYS
 except Exception:  # the benchmark must still run if the analysis layer is mid-edit
     TIMING_KEYS = ("elapsed_s", "games_per_second")
 
@@ -204,7 +204,7 @@ class GamePlan:
 
 
 def plan_for(game_id: str, args) -> GamePlan:
-    from sim.registry import get_game
+    from cardlab.sim.registry import get_game
 
     g = get_game(game_id)
     head = HEADLINE.get(game_id, {})
@@ -341,7 +341,7 @@ def bench_game(p: GamePlan, log) -> dict:
 
 def _source_hash() -> str | None:
     try:
-        from sim.cache import source_hash
+        from cardlab.sim.cache import source_hash
 
         return source_hash()
     except Exception:
@@ -353,7 +353,7 @@ def _normal_cache_populated(src_hash: str | None) -> bool | None:
     if src_hash is None:
         return None
     try:
-        from sim.cache import cache_root
+        from cardlab.sim.cache import cache_root
 
         folder = cache_root() / src_hash
         return folder.is_dir() and any(folder.rglob("*.nbi"))
@@ -364,7 +364,7 @@ def _normal_cache_populated(src_hash: str | None) -> bool | None:
 def effective_jobs(jobs: int | None, games: int) -> int:
     """Threads the runner actually uses: --jobs (default all cores), at most one per chunk."""
     try:
-        from sim.runner import CHUNK
+        from cardlab.sim.runner import CHUNK
     except Exception:
         CHUNK = 20_000
     n = jobs or machine_info()["nproc"] or 1
@@ -539,7 +539,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="print one JSON object on stdout (the table goes to stderr)")
     args = ap.parse_args(argv)
 
-    from sim.registry import game_ids
+    from cardlab.sim.registry import game_ids
 
     known = game_ids()
     games = args.game or known

@@ -30,7 +30,7 @@ GAMES = 20_000
 
 def cases(game_ids=None):
     """(game, players, strategies spec, seed, file name) for the whole matrix."""
-    from sim.registry import game_ids as all_games, get_game
+    from cardlab.sim.registry import game_ids as all_games, get_game
 
     for gid in game_ids or all_games():
         game = get_game(gid)
@@ -47,8 +47,8 @@ def cases(game_ids=None):
 
 def play(gid: str, players: int, spec: str, seed: int, games: int = GAMES, jobs: int | None = None) -> str:
     """The case's ``simulate --json`` text without the timing fields (sorted keys, indented)."""
-    from analysis.summary import TIMING_KEYS, summarize
-    from sim import runner
+    from cardlab.analysis.summary import TIMING_KEYS, summarize
+    from cardlab.sim import runner
 
     s = summarize(runner.run(runner.make_setup(gid, players, [], spec, seed), games, jobs))
     for k in TIMING_KEYS:

@@ -3,6 +3,6 @@
 Importing this package first points numba's on-disk cache at a folder keyed by a
 hash of the kernel sources (see ``sim.cache``), so a stale kernel can never load.
 """
-from sim import cache as _cache
+from cardlab.sim import cache as _cache
 
 _cache.configure()

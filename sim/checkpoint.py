@@ -17,13 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.errors import InputError
+from cardlab.sim.errors import InputError
 
 FORMAT = 1
 
 
 def identity(setup, games: int, start: int, chunk: int) -> dict:
-    from sim.cache import code_identity
+    from cardlab.sim.cache import code_identity
 
     return setup.identity() | {"games": games, "start": start, "chunk": chunk} | code_identity()
 
@@ -123,7 +123,7 @@ class Checkpoint:
         try:
             _atomic_write(self.folder / "chunks" / f"{lo:012d}.npy", buf.getvalue())
         except OSError as e:
-            from sim.errors import RunError
+            from cardlab.sim.errors import RunError
 
             raise RunError(f"cannot save a chunk into {str(self.folder)!r}: {e.strerror}") from None
         self._done[lo] = tally

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from sim.errors import InputError
+from cardlab.sim.errors import InputError
 
 _WARMED: set[str] = set()
 
@@ -27,7 +27,7 @@ def _cap_threads() -> None:
 
 
 def _play(setup, lo: int, hi: int, keep_rows: bool):
-    from sim import runner
+    from cardlab.sim import runner
 
     if setup.game.id not in _WARMED:
         runner.warm(setup)

@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import InputError
-from sim.knobs import Knob, resolve
-from sim.tally import TallyLayout
-from strategies.base import Strategy
+from cardlab.sim.errors import InputError
+from cardlab.sim.knobs import Knob, resolve
+from cardlab.sim.tally import TallyLayout
+from cardlab.strategies.base import Strategy
 
 
 class Game:

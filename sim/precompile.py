@@ -7,7 +7,7 @@ reaches last (``Game.precompile``) into the same keyed cache folder; when the ma
 process gets there it loads them instead of compiling.  numba writes cache files
 atomically, so a race only means that a helper is compiled twice.
 
-Run as ``python -m sim.precompile GAME`` (``sim.runner.warm`` starts it when the
+Run as ``python -m cardlab.sim.precompile GAME`` (``sim.runner.warm`` starts it when the
 kernel of these sources has never been warmed).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import importlib
 import subprocess
 import sys
 
-from sim import cache
+from cardlab.sim import cache
 
 
 def marker(game_id: str):
@@ -30,7 +30,7 @@ def start(game) -> subprocess.Popen | None:
     m = marker(game.id)
     if config.DISABLE_JIT or not game.precompile or m is None or m.exists():
         return None
-    return subprocess.Popen([sys.executable, "-m", "sim.precompile", game.id],
+    return subprocess.Popen([sys.executable, "-m", "cardlab.sim.precompile", game.id],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
 
@@ -46,7 +46,7 @@ def finish(game, proc: subprocess.Popen | None, warmed: bool) -> None:
 
 
 def main(game_id: str) -> None:
-    from sim.registry import get_game
+    from cardlab.sim.registry import get_game
 
     for ref in get_game(game_id).precompile:
         module, name = ref.split(":")

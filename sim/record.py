@@ -6,9 +6,9 @@ Every game kernel keeps, in its state array, per-game regions for the card-power
 """
 import numpy as np
 
-from sim.jit import helper
+from cardlab.sim.jit import helper
 
-from sim.tally import WIN_UNIT, TallyLayout
+from cardlab.sim.tally import WIN_UNIT, TallyLayout
 
 # indices into the layout array handed to the kernels
 L_MAXP, L_NT, L_NEND, L_NEV, L_WIN, L_END, L_EVENTS, L_SCORE, L_SCORE_SQ, \

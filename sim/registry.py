@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import importlib
 
-from sim.errors import InputError
-from sim.game import Game
+from cardlab.sim.errors import InputError
+from cardlab.sim.game import Game
 
 GAME_MODULES = {
-    "skyscraper": "sim.skyscraper",
-    "smokestack": "sim.smokestack",
-    "five_towers": "sim.five_towers",
-    "three_up": "sim.three_up",
-    "block_tower": "sim.block_tower",
+    "skyscraper": "cardlab.sim.skyscraper",
+    "smokestack": "cardlab.sim.smokestack",
+    "five_towers": "cardlab.sim.five_towers",
+    "three_up": "cardlab.sim.three_up",
+    "block_tower": "cardlab.sim.block_tower",
 }
 
 

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 from numba import config as _numba_config
 
-from sim.jit import helper
+from cardlab.sim.jit import helper
 
 if _numba_config.DISABLE_JIT:  # plain-Python run: uint64 arithmetic wraps by design
     warnings.filterwarnings("ignore", message="overflow encountered", category=RuntimeWarning,

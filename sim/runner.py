@@ -16,10 +16,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from sim.errors import ILLEGAL, IllegalActionError, InputError
-from sim.game import Game
-from sim.tally import Tally
-from strategies.base import SeatStrategy
+from cardlab.sim.errors import ILLEGAL, IllegalActionError, InputError
+from cardlab.sim.game import Game
+from cardlab.sim.tally import Tally
+from cardlab.strategies.base import SeatStrategy
 
 CHUNK = 20_000  # games per chunk: fixed, so results never depend on the parallel layout
 MAX_SEED = 2**63 - 1
@@ -69,9 +69,9 @@ def make_setup(game_id: str, players: int | None = None, sets: list[str] | None 
                strategies: str | list[str] | None = None, seed: int = 1) -> Setup:
     """A validated Setup from CLI-style values: ``sets`` as ``["KEY=VALUE", ...]``,
     ``strategies`` as ``"a,b:key=value"``.  Raises InputError on any bad value."""
-    from sim.knobs import parse_assignments
-    from sim.registry import get_game
-    from strategies.base import parse_strategies
+    from cardlab.sim.knobs import parse_assignments
+    from cardlab.sim.registry import get_game
+    from cardlab.strategies.base import parse_strategies
 
     game = get_game(game_id)
     players = game.default_players if players is None else players
@@ -100,7 +100,7 @@ def check_counts(games: int, seed: int, jobs: int | None) -> None:
 
 def warm(setup: Setup):
     """Compile the kernel (or load it from the cache) by playing zero games."""
-    from sim import precompile
+    from cardlab.sim import precompile
 
     helper = precompile.start(setup.game)  # cold start: a second core compiles too
     warmed = False
@@ -117,7 +117,7 @@ def warm(setup: Setup):
 
 
 def _layout(game: Game) -> np.ndarray:
-    from sim.record import layout_array
+    from cardlab.sim.record import layout_array
 
     return layout_array(game.tally)
 
@@ -215,7 +215,7 @@ def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = 
     finished chunk's tally; with ``resume`` a run continues from the chunks already there.
     Every chunk's game count is checked, so a lost or failed chunk stops the run with a
     RunError instead of returning a short total."""
-    from sim.errors import RunError
+    from cardlab.sim.errors import RunError
 
     check_counts(games, setup.seed, jobs)
     if backend not in ("local", "dask"):
@@ -231,7 +231,7 @@ def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = 
     all_rows = np.zeros((games if keep_rows else 0, game.row_width), dtype=np.int64)
     ck = None
     if checkpoint is not None:
-        from sim.checkpoint import Checkpoint
+        from cardlab.sim.checkpoint import Checkpoint
 
         if keep_rows:
             raise InputError("per-game rows cannot be checkpointed")
@@ -244,7 +244,7 @@ def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = 
 
     t0 = time.perf_counter()
     if backend == "dask":
-        from sim.dask_backend import map_chunks
+        from cardlab.sim.dask_backend import map_chunks
 
         results = map_chunks(setup, bounds, keep_rows, scheduler, jobs)
     elif jobs == 1 or len(bounds) <= 1:

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim import runner
-from sim.runner import Setup
+from cardlab.sim import runner
+from cardlab.sim.runner import Setup
 
 
 def trace(setup: Setup, index: int = 0, capacity: int = 512) -> list[dict]:
     """Header, events and result of game ``index`` of ``setup``."""
     game = setup.game
     if not (0 <= index < runner.MAX_GAMES):
-        from sim.errors import InputError
+        from cardlab.sim.errors import InputError
 
         raise InputError(f"bad --index {index}: allowed 0 to {runner.MAX_GAMES - 1:,}")
     kernel = runner.warm(setup)

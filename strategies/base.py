@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.errors import InputError
+from cardlab.sim.errors import InputError
 
 MAX_PARAMS = 8
 

@@ -24,8 +24,8 @@ draw pile's order.  To add one: give it the next id and a branch in each ``ask_*
 """
 import numpy as np
 
-from sim.bits import highest, lowest, popcount
-from sim.block_tower.layout import (
+from cardlab.sim.bits import highest, lowest, popcount
+from cardlab.sim.block_tower.layout import (
     ACT_MASK,
     ADJUST,
     ANYWHERE,
@@ -47,7 +47,7 @@ from sim.block_tower.layout import (
     STYLE_ONE,
     SWAP,
 )
-from sim.block_tower.moves import (
+from cardlab.sim.block_tower.moves import (
     base_share,
     difficulty,
     fall_probability,
@@ -58,9 +58,9 @@ from sim.block_tower.moves import (
     top_hazard,
     turn_hazard,
 )
-from sim.jit import helper, inline
-from sim.rng import below
-from strategies.base import Param, Strategy
+from cardlab.sim.jit import helper, inline
+from cardlab.sim.rng import below
+from cardlab.strategies.base import Param, Strategy
 
 NONE = (NO_ACTION, 0, 0, 0)
 

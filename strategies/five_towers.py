@@ -16,17 +16,17 @@ order of each kind's offer cards, with their own notion of a good placement.  Th
 kernel checks every bid (it must be buildable) and every placement, so a bug here is an
 error, never a silent cheat.  To add one: the next id and a branch in each ``ask_*``.
 """
-from sim.bits import popcount
-from sim.jit import helper, inline
-from sim.rng import below, uniform
-from sim.five_towers.layout import (
+from cardlab.sim.bits import popcount
+from cardlab.sim.jit import helper, inline
+from cardlab.sim.rng import below, uniform
+from cardlab.sim.five_towers.layout import (
     NK, R_TEAR_AFTER, S_HIGH, S_OFFER, S_OFFER_N, S_PC, S_PLAN, S_PLAN_N, S_PLAN_TEAR, S_RUB_N,
     S_SEQ, S_START, S_TH, S_TMP, S_VER,
 )
-from sim.five_towers.moves import (
+from cardlab.sim.five_towers.moves import (
     below_top, fits, kind_slots, legal, max_buildable, search, tearable, top,
 )
-from strategies.base import Param, Strategy
+from cardlab.strategies.base import Param, Strategy
 
 # ---------------------------------------------------------------- shared pieces
 

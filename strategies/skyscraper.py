@@ -7,17 +7,17 @@ checks every action for legality, so a bug here is an error, never a silent chea
 To add one: copy a neighbour, give it the next id, add a branch to ``choose``.
 """
 
-from sim.jit import helper, inline
+from cardlab.sim.jit import helper, inline
 
-from sim.rng import below
-from sim.skyscraper.layout import (
+from cardlab.sim.rng import below
+from cardlab.sim.skyscraper.layout import (
     A_BALL, A_BONE, A_BUILD, A_DISCARD, A_DOG, A_HAM, A_SHAKE, A_STEAL, A_STOP, A_SUPER,
     A_THIEF, A_TRUCK, BALL, BONE, DOG, F0, HAM, J, R_FLOOR_MAX, R_FLOOR_SUM, R_FLOORS_TO_WIN,
     R_PLAYERS, R_SOLO_DISCARD, S_ACTS, S_HAND, S_HSIZE, S_NFL, S_TOWER, SHAKE, SUPER, THIEF,
     TRUCK, FL_DOGS, FL_V0, FW, MAXF, NT,
 )
-from sim.skyscraper.moves import floors, hand_size, held, legal_actions, top_dogs, top_value
-from strategies.base import Param, Strategy
+from cardlab.sim.skyscraper.moves import floors, hand_size, held, legal, top_dogs, top_value
+from cardlab.strategies.base import Param, Strategy
 
 STOP = (A_STOP, 0, 0, 0)
 
@@ -199,11 +199,7 @@ def reference(st, me, p):
 @helper("ACT(ST, int64, PAR)")
 def random(st, me, p):
     """Uniform over the legal actions, stopping included."""
-    n = legal_actions(st, me)
-    i = below(st, n + 1)
-    if i == n:
-        return STOP
-    o = S_ACTS + 4 * i
+    o = S_ACTS + 4 * below(st, legal(st))
     return (st[o], st[o + 1], st[o + 2], st[o + 3])
 
 

@@ -16,14 +16,14 @@ cheat.  To add one: give it the next id and a branch in each ``ask_*``.
 """
 import numpy as np
 
-from sim.jit import helper, inline
-from sim.rng import below
-from sim.smokestack.layout import (
+from cardlab.sim.jit import helper, inline
+from cardlab.sim.rng import below
+from cardlab.sim.smokestack.layout import (
     A_PASS, A_SWAP, MAXL, R_MAX_LAYOUTS, R_PLAYERS, R_STRAIGHTS, RANKBIT, S_BEST, S_BSTAMP,
     S_BVER, S_CENTER, S_CUR, S_LAY, S_NLAY, S_STOCK_N, STRAIGHT,
 )
-from sim.smokestack.moves import has_pair
-from strategies.base import Param, Strategy
+from cardlab.sim.smokestack.moves import has_pair
+from cardlab.strategies.base import Param, Strategy
 
 PASS = (A_PASS, 0, 0, 0)
 

@@ -16,14 +16,14 @@ The kernel checks every answer for legality (with ``must_play_if_able`` a pick-u
 legal only when no discard is), so a bug here is an error, never a silent cheat.  To add
 one: give it the next id and a branch in each ``ask_*``.
 """
-from sim.jit import helper, inline
-from sim.rng import below
-from sim.three_up.layout import (
+from cardlab.sim.jit import helper, inline
+from cardlab.sim.rng import below
+from cardlab.sim.three_up.layout import (
     A_PICKUP, A_PLAY, NDEAL, NT, NUP, R_CLEAR_RUN, R_EQUAL, R_MAXN, R_MUST, R_TYPE, S_DEALT,
     S_HAND_N, S_HCNT, S_PILE_N, S_RUN, S_TOP, S_UCNT, T_CLR, T_CLR1, T_CLR2,
 )
-from sim.three_up.moves import first_legal, src_base
-from strategies.base import Param, Strategy
+from cardlab.sim.three_up.moves import first_legal, src_base
+from cardlab.strategies.base import Param, Strategy
 
 PICKUP = (A_PICKUP, 0, 0, 0)
 

@@ -6,10 +6,10 @@ from itertools import permutations
 
 import numpy as np
 
-from sim.five_towers import GAME
-from sim.five_towers import layout as L
-from sim.five_towers import moves as M
-from sim.rng import seed_game
+from cardlab.sim.five_towers import GAME
+from cardlab.sim.five_towers import layout as L
+from cardlab.sim.five_towers import moves as M
+from cardlab.sim.rng import seed_game
 
 C = L.card_of
 EMPTY = L.EMPTY

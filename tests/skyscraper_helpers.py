@@ -13,9 +13,9 @@ from collections import Counter
 
 import numpy as np
 
-from sim.rng import seed_game
-from sim.skyscraper import GAME
-from sim.skyscraper import layout as L
+from cardlab.sim.rng import seed_game
+from cardlab.sim.skyscraper import GAME
+from cardlab.sim.skyscraper import layout as L
 
 CODES = {L.card_code(t): t for t in range(L.NT)}
 
@@ -132,6 +132,8 @@ def make_state(players: int, hands=None, towers=None, draw=None, discard=None, s
         st[L.S_SKIP + seat] = n
     st[L.S_TURN] = turn
     st[L.S_CUR] = cur
+    st[L.S_PHASE] = L.D_PLAY  # seat ``cur``'s play is the pending decision
+    st[L.S_ACTOR] = cur
     return st
 
 

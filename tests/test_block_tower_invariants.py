@@ -16,11 +16,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim import runner
-from sim.block_tower import GAME
-from sim.block_tower import layout as L
-from sim.runner import make_setup
-from sim.trace import trace
+from cardlab.sim import runner
+from cardlab.sim.block_tower import GAME
+from cardlab.sim.block_tower import layout as L
+from cardlab.sim.runner import make_setup
+from cardlab.sim.trace import trace
 from tests.tracing import play_traced
 
 SEED = 20261129
@@ -202,8 +202,8 @@ def test_reference_statistics_are_sane():
 
 
 def test_collapse_section_for_the_report():
-    from analysis.block_tower import collapse_section, collapse_stats
-    from analysis.summary import summarize
+    from cardlab.analysis.block_tower import collapse_section, collapse_stats
+    from cardlab.analysis.summary import summarize
 
     setup = make_setup("block_tower", 4, [], "reference", 2)
     s = summarize(runner.run(setup, 5000, jobs=1))

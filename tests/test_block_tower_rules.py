@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sim.block_tower import GAME
-from sim.block_tower import kernel as K
-from sim.block_tower import layout as L
-from sim.block_tower import model as MD
-from sim.block_tower import moves as M
-from sim.rng import seed_game
-from strategies import block_tower as S
+from cardlab.sim.block_tower import GAME
+from cardlab.sim.block_tower import kernel as K
+from cardlab.sim.block_tower import layout as L
+from cardlab.sim.block_tower import model as MD
+from cardlab.sim.block_tower import moves as M
+from cardlab.sim.rng import seed_game
+from cardlab.strategies import block_tower as S
 
 C = L.card_of
 P0 = np.zeros(8, np.float64)
@@ -262,8 +262,8 @@ def test_direction_reverses_each_round_and_the_start_card_passes_left():
         assert all(len(hand(st, s)) == 3 for s in range(3))
         assert st[L.S_DRAW_N] == 24 - 9 and pile(st) == [] and st[L.S_PREV] == -1
     # a whole traced game: every round's turns go round the table in its direction
-    from sim.runner import make_setup
-    from sim.trace import trace
+    from cardlab.sim.runner import make_setup
+    from cardlab.sim.trace import trace
 
     lines = trace(make_setup("block_tower", 4, ["target_points=60"], "reference", 3), 0)
     rounds, cur = [], None
@@ -433,7 +433,7 @@ NEW_KNOBS = {"reshuffle_draw": ("three", "four"), "reshuffle_at": ("any_time", "
 
 
 def test_new_knobs_are_typed_listed_and_refused_by_name():
-    from sim.errors import InputError
+    from cardlab.sim.errors import InputError
 
     r = GAME.resolve_rules({}, 4)
     for name, (default, bad) in NEW_KNOBS.items():

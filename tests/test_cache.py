@@ -3,7 +3,7 @@ import os
 import shutil
 from pathlib import Path
 
-from sim import cache
+from cardlab.sim import cache
 
 
 def test_hash_changes_when_any_kernel_or_strategy_source_changes(tmp_path):

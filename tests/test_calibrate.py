@@ -10,12 +10,12 @@ import sys
 import numpy as np
 import pytest
 
-from analysis import calibrate as CAL
-from sim.block_tower import GAME
-from sim.block_tower import layout as L
-from sim.block_tower.model import sample_towers
-from sim.errors import InputError
-from sim.rng import seed_game
+from cardlab.analysis import calibrate as CAL
+from cardlab.sim.block_tower import GAME
+from cardlab.sim.block_tower import layout as L
+from cardlab.sim.block_tower.model import sample_towers
+from cardlab.sim.errors import InputError
+from cardlab.sim.rng import seed_game
 
 
 def simulated(n, seed, **over) -> CAL.Towers:

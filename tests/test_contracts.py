@@ -17,10 +17,10 @@ import sys
 import numpy as np
 import pytest
 
-from analysis.summary import summarize
-from sim import runner
-from sim.errors import ILLEGAL, IllegalActionError, InputError
-from sim.registry import game_ids, get_game
+from cardlab.analysis.summary import summarize
+from cardlab.sim import runner
+from cardlab.sim.errors import ILLEGAL, IllegalActionError, InputError
+from cardlab.sim.registry import game_ids, get_game
 
 
 def _player_counts():

@@ -19,11 +19,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim import runner
-from sim.five_towers import GAME
-from sim.five_towers import layout as L
-from sim.runner import make_setup
-from sim.trace import trace
+from cardlab.sim import runner
+from cardlab.sim.five_towers import GAME
+from cardlab.sim.five_towers import layout as L
+from cardlab.sim.runner import make_setup
+from cardlab.sim.trace import trace
 from tests.tracing import play_traced
 from tests import five_towers_helpers as H
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import runner
-from sim.five_towers import GAME
-from sim.five_towers import kernel as K
-from sim.five_towers import layout as L
-from sim.five_towers import moves as M
-from sim.runner import make_setup
-from strategies import five_towers as S
+from cardlab.sim import runner
+from cardlab.sim.five_towers import GAME
+from cardlab.sim.five_towers import kernel as K
+from cardlab.sim.five_towers import layout as L
+from cardlab.sim.five_towers import moves as M
+from cardlab.sim.runner import make_setup
+from cardlab.strategies import five_towers as S
 from tests import five_towers_helpers as H
 
 EMPTY = L.EMPTY
@@ -194,7 +194,7 @@ def test_the_reshuffle_happens_once_and_the_second_run_out_ends_the_game():
 
 def test_the_first_pile_of_80_cards_lasts_16_rounds():
     setup = make_setup("five_towers", 3, [], "reference", 3)
-    from sim.trace import trace
+    from cardlab.sim.trace import trace
 
     lines = trace(setup, 0)
     resh = [e for e in lines[1:-1] if e["action"] == "reshuffle"]
@@ -371,7 +371,7 @@ def test_cautious_never_tears_down_a_tower_it_then_leaves_alone(players, strateg
 
 
 def test_cautious_game_86_tears_nothing_down_in_round_22():
-    from sim.trace import trace
+    from cardlab.sim.trace import trace
 
     lines = trace(make_setup("five_towers", 3, [], "cautious", 1), 86)
     r22 = [e for e in lines[1:-1] if e["turn"] == 22 and e["player"] == 0]

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from analysis import optimize as O
-from sim.errors import InputError
+from cardlab.analysis import optimize as O
+from cardlab.sim.errors import InputError
 
 
 def test_the_candidate_takes_every_seat_once():
@@ -36,7 +36,7 @@ def test_a_tiny_search_is_deterministic_and_within_budget():
 
 
 def test_evaluate_matches_a_direct_run():
-    from sim.runner import make_setup, run
+    from cardlab.sim.runner import make_setup, run
 
     w, shares = O.evaluate("five_towers", 3, "greedy", {"max_drop": 6, "tear_gain": 2}, ["reference"], 300, 5,
                            per_game=True)

@@ -4,8 +4,8 @@ import os
 import subprocess
 import sys
 
-from sim import cache
-from sim.registry import get_game
+from cardlab.sim import cache
+from cardlab.sim.registry import get_game
 
 
 def test_cold_start_precompiles_into_the_keyed_cache(tmp_path):
@@ -22,7 +22,7 @@ def test_cold_start_precompiles_into_the_keyed_cache(tmp_path):
         assert any(f".{name}-" in n for n in indexes), (name, sorted(indexes)[:5])
     # once warm, no second process is started
     p = subprocess.run([sys.executable, "-c", (
-        "from sim import precompile; from sim.registry import get_game; "
+        "from cardlab.sim import precompile; from cardlab.sim.registry import get_game; "
         "print(precompile.start(get_game('skyscraper')))")],
         env=env, capture_output=True, text=True, timeout=120)
     assert p.stdout.strip() == "None", p.stderr

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from sim import runner
-from sim.errors import InputError
-from sim.registry import game_ids, get_game
-from sim.runner import make_setup
-from sim.trace import trace
+from cardlab.sim import runner
+from cardlab.sim.errors import InputError
+from cardlab.sim.registry import game_ids, get_game
+from cardlab.sim.runner import make_setup
+from cardlab.sim.trace import trace
 
 EXAMPLES = 12
 PROPS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,

@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import plots
-from analysis.report import (_pts, build_report, render_html, verdict,
+from cardlab.analysis import plots
+from cardlab.analysis.report import (_pts, build_report, render_html, verdict,
                              write_demo_index)
-from analysis.summary import summarize
+from cardlab.analysis.summary import summarize
 
 GAMES = 3000
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -30,7 +30,7 @@ def cardlab(*args):
 
 @pytest.fixture(scope="module")
 def run2(sky2):
-    from sim import runner
+    from cardlab.sim import runner
 
     return runner.run(sky2, GAMES, jobs=2)
 
@@ -234,7 +234,7 @@ def test_cli_demo_writes_index(tmp_path):
     p = cardlab("demo", "--games", "2000", "--out", str(out), "--quiet")
     assert p.returncode == 0, p.stderr
     page = (out / "index.html").read_text()
-    from sim.registry import game_ids
+    from cardlab.sim.registry import game_ids
 
     for gid in game_ids():
         assert f'href="{gid}/index.html"' in page
@@ -345,10 +345,10 @@ def test_report_compares_the_games_rule_variants(tmp_path):
 def test_variant_tables_show_spread_and_card_power_per_variant():
     """The rule-variant section: each variant's win-rate spread, and every card's IWD per
     variant, taken from the variant's own summary (3UP 3DOWN: the two decks)."""
-    from analysis.report import variant_card_rows, variant_rows
-    from analysis.summary import summarize
-    from sim import runner
-    from sim.runner import make_setup
+    from cardlab.analysis.report import variant_card_rows, variant_rows
+    from cardlab.analysis.summary import summarize
+    from cardlab.sim import runner
+    from cardlab.sim.runner import make_setup
 
     s = summarize(runner.run(make_setup("three_up", 4, None, None, 2), 3000, jobs=1))
     v = summarize(runner.run(make_setup("three_up", 4, ["deck=published84"], None, 2), 3000, jobs=1))

@@ -4,10 +4,10 @@ import json
 import numpy as np
 import pytest
 
-from analysis.summary import TIMING_KEYS, summarize
-from sim.runner import make_setup as _setup
-from sim import runner
-from sim.errors import InputError
+from cardlab.analysis.summary import TIMING_KEYS, summarize
+from cardlab.sim.runner import make_setup as _setup
+from cardlab.sim import runner
+from cardlab.sim.errors import InputError
 
 
 def _strip(summary):

@@ -13,9 +13,9 @@ import time
 import numpy as np
 import pytest
 
-from sim import runner
-from sim.errors import InputError, RunError
-from sim.runner import make_setup
+from cardlab.sim import runner
+from cardlab.sim.errors import InputError, RunError
+from cardlab.sim.runner import make_setup
 
 GAMES = 3 * runner.CHUNK  # three chunks
 

@@ -15,11 +15,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim.runner import make_setup as _setup
-from sim import runner
-from sim.skyscraper import GAME
-from sim.skyscraper import layout as L
-from sim.trace import trace
+from cardlab.sim.runner import make_setup as _setup
+from cardlab.sim import runner
+from cardlab.sim.skyscraper import GAME
+from cardlab.sim.skyscraper import layout as L
+from cardlab.sim.trace import trace
 
 from skyscraper_helpers import census_codes, census_many, deck_census, live_floors, new_state
 
@@ -301,27 +301,21 @@ def test_knob_sets_conserve_cards(kernel, sets):
 
 
 def _python_game(setup, index):
-    """play_game re-run turn by turn from Python, without the kernel's shortcut that jumps
-    to the turn cap once a whole round changes nothing: the row it should have produced."""
-    from sim.skyscraper import kernel as K
+    """The game played on through the model's ``play_on`` with the shortcut switched off
+    (the kernel otherwise jumps to the turn cap once a whole round changes nothing): the
+    row it should have produced."""
+    from cardlab.sim.skyscraper import kernel as K
 
     rv, sids, params = setup.arrays()
     # the rules and a generator seeded for (seed, index) in st, as run_games does
     st = new_state(setup.players, setup.rules, seed=setup.seed, index=index)
     np.testing.assert_array_equal(st[L.S_RULES:L.S_RULES + L.N_RULES], rv)
+    st[L.S_SHORTCUT_OFF] = 1
     K.setup(st)
-    P, me = setup.players, 0
+    K.play_on(st, sids, params)
+    P = setup.players
     row = np.zeros(GAME.row_width, np.int64)
-    while st[L.S_TURN] < st[L.R_MAX_TURNS]:
-        st[L.S_TURN] += 1
-        st[L.S_CUR] = me
-        if K.play_turn(st, sids, params, me):
-            row[2] = 1 << me
-            break
-        me = (me + 1) % P
-    else:
-        row[1] = 1
-    row[0] = st[L.S_TURN]
+    row[:3] = st[L.S_LENGTH], st[L.S_UNFINISHED], st[L.S_MASK]
     row[3:3 + P] = st[L.S_NFL:L.S_NFL + P]
     return row
 

@@ -7,11 +7,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim.skyscraper import GAME
-from sim.skyscraper import kernel as K
-from sim.skyscraper import layout as L
-from sim.skyscraper import moves as M
-from strategies import skyscraper as S
+from cardlab.sim.skyscraper import GAME
+from cardlab.sim.skyscraper import kernel as K
+from cardlab.sim.skyscraper import layout as L
+from cardlab.sim.skyscraper import moves as M
+from cardlab.strategies import skyscraper as S
 
 from skyscraper_helpers import (
     T, card_census, discard_pile, draw_pile, fl, hand, hand_size, make_state, new_state,
@@ -233,7 +233,7 @@ def test_milkshake_makes_the_next_seat_skip_its_next_turn():
     assert skips(st, 3) == [0, 0, 0]
     assert hand(st, 1) == ["F1"] and draw_pile(st) == ["F3", "F4", "F5", "F6"]
     changed = np.flatnonzero(st[:L.ZONES_END] != before[:L.ZONES_END])
-    assert list(changed) == [L.S_SKIP + 1]
+    assert list(changed) == [L.S_CUR, L.S_SKIP + 1]  # whose turn it is, and the skip
     assert [e[0] for e in events(st)[1:]] == [L.EV_SKIP]
     # the turn after that is a normal one: draw, then refill to 3
     turn(st, 1)
@@ -508,8 +508,8 @@ def test_compiled_helper_first_call_from_python():
 
     # the generator lives in st[0:4]: seeding writes those four words and nothing else
     code = ("import numpy as np\n"
-            "from sim.rng import seed_game\n"
-            "from sim.skyscraper import layout as L\n"
+            "from cardlab.sim.rng import seed_game\n"
+            "from cardlab.sim.skyscraper import layout as L\n"
             "st = np.zeros(L.S_SIZE, np.int64)\n"
             "seed_game(st, 1, 0)\n"
             "print(*(int(x) for x in st[0:4].view(np.uint64)))\n"
@@ -531,7 +531,7 @@ def test_setup_deals_seat_zero_first_off_the_top():
     def dealt(players):
         st = new_state(players, seed=7, index=3)
         rules = st[L.S_RULES:L.S_RULES + L.N_RULES].copy()
-        K.setup(st)
+        K.deal(st)
         # the deal reads the rules in st and leaves them as they were
         np.testing.assert_array_equal(st[L.S_RULES:L.S_RULES + L.N_RULES], rules)
         assert int(st[L.R_PLAYERS]) == players
@@ -552,7 +552,7 @@ def test_setup_deals_seat_zero_first_off_the_top():
     hands = set()
     for seed in range(10):
         st = new_state(1, seed=seed)
-        K.setup(st)
+        K.deal(st)
         hands.add(tuple(hand(st, 0)))
     assert len(hands) >= 8
 
@@ -779,6 +779,7 @@ def test_random_strategy_only_plays_legal_actions(knobs):
         rd = GAME.resolve_rules(knobs, players)
         st = _random_state(gen, players, rd, seed=i)
         me = int(gen.integers(0, players))
+        st[L.S_ACTOR] = me  # the random strategy asks the model for the pending seat's actions
         _, params = strategy_arrays(1, players)
         n_legal = int(legal_actions(st, me))
         for _ in range(12):
@@ -798,8 +799,8 @@ def test_random_strategy_only_plays_legal_actions(knobs):
 
 def _greedy_steals(strategies, players, games=30, seed=14):
     """Steal events by seat over ``games`` JSON-traced games of ``strategies``."""
-    from sim.runner import make_setup
-    from sim.trace import trace
+    from cardlab.sim.runner import make_setup
+    from cardlab.sim.trace import trace
 
     setup = make_setup("skyscraper", players, [], strategies, seed)
     by_seat = Counter()
@@ -813,8 +814,8 @@ def _greedy_steals(strategies, players, games=30, seed=14):
 def test_greedy_is_build_only_by_default_and_steals_with_steal_1():
     """Issue 14: greedy is described (and read in the README) as build-only, but it stole
     floors by default.  Defaults now never steal; steal=1 does, against any table."""
-    from sim import runner
-    from sim.runner import make_setup
+    from cardlab.sim import runner
+    from cardlab.sim.runner import make_setup
 
     strat = GAME.strategies["greedy"]
     assert {p.name: p.default for p in strat.params}["steal"] == 0

@@ -18,11 +18,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim import runner
-from sim.runner import make_setup
-from sim.smokestack import GAME
-from sim.smokestack import layout as L
-from sim.trace import trace
+from cardlab.sim import runner
+from cardlab.sim.runner import make_setup
+from cardlab.sim.smokestack import GAME
+from cardlab.sim.smokestack import layout as L
+from cardlab.sim.trace import trace
 from tests.tracing import play_traced
 
 SEED = 20261129

@@ -11,12 +11,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim.rng import seed_game
-from sim.smokestack import GAME
-from sim.smokestack import kernel as K
-from sim.smokestack import layout as L
-from sim.smokestack import moves as M
-from strategies import smokestack as S
+from cardlab.sim.rng import seed_game
+from cardlab.sim.smokestack import GAME
+from cardlab.sim.smokestack import kernel as K
+from cardlab.sim.smokestack import layout as L
+from cardlab.sim.smokestack import moves as M
+from cardlab.strategies import smokestack as S
 
 C = L.card_of
 
@@ -377,7 +377,7 @@ def test_setup_deals_seat1_first_dealer_last_then_center():
     seed_game(st, 3, 5)
     # replay the kernel's shuffle to know the deck order
     ref = st.copy()
-    from sim.rng import shuffle
+    from cardlab.sim.rng import shuffle
     ref[L.S_STOCK:L.S_STOCK + 52] = np.arange(52)
     shuffle(ref, L.S_STOCK, L.S_STOCK + 52)
     deck = list(ref[L.S_STOCK:L.S_STOCK + 52][::-1])  # top first

@@ -13,8 +13,8 @@ import re
 import numpy as np
 import pytest
 
-from sim import runner
-from sim.registry import game_ids, get_game
+from cardlab.sim import runner
+from cardlab.sim.registry import game_ids, get_game
 
 WITH_RULE = re.compile(r"with (\w+)=([^\s,;)]+)")
 GAMES_BOUNDS = 120   # games per bound check: enough to reach rare decisions, cheap on 2 cores

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import sweep as SW
-from sim.errors import InputError
+from cardlab.analysis import sweep as SW
+from cardlab.sim.errors import InputError
 
 SKY_GRID = ["floors_to_win=4,5", "players=2,3,4"]
 

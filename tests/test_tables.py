@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 import scipy.stats as st
 
-from analysis import tables as T
-from analysis.stats import diff_independent, wilson
+from cardlab.analysis import tables as T
+from cardlab.analysis.stats import diff_independent, wilson
 
 
 @pytest.fixture(scope="module")
 def run3():
     """Three-player Skyscraper, reference on seats 0 and 2 and greedy on seat 1."""
-    from sim.runner import make_setup, run
+    from cardlab.sim.runner import make_setup, run
 
     return run(make_setup("skyscraper", 3, None, "reference,greedy,reference", 5), 3000, jobs=2)
 
@@ -136,7 +136,7 @@ def test_survival_curve_matches_histogram(run3):
     for t_ in (0, 5, 20, 40, len(hist) // 2):
         assert s[t_] == pytest.approx(hist[t_ + 1:].sum() / n)
     # the median (from the summary) is the first t with S(t) <= 1/2
-    from analysis.summary import length_stats
+    from cardlab.analysis.summary import length_stats
 
     assert int(np.argmax(s <= 0.5)) == length_stats(hist, "turns")["median"]
 
@@ -183,7 +183,7 @@ def test_card_power_rows_match_tally(run3):
 
 
 def test_card_power_agrees_with_summary(run3):
-    from analysis.summary import card_power
+    from cardlab.analysis.summary import card_power
 
     ref = {c["card"]: c for c in card_power(run3)}
     df = T.card_power_table(run3, by_strategy=False)

@@ -26,11 +26,11 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from sim import runner
-from sim.runner import make_setup
-from sim.three_up import GAME
-from sim.three_up import layout as L
-from sim.trace import trace
+from cardlab.sim import runner
+from cardlab.sim.runner import make_setup
+from cardlab.sim.three_up import GAME
+from cardlab.sim.three_up import layout as L
+from cardlab.sim.trace import trace
 from tests.tracing import play_traced
 
 SEED = 20261129

@@ -14,13 +14,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim.errors import InputError
-from sim.rng import seed_game
-from sim.three_up import GAME
-from sim.three_up import kernel as K
-from sim.three_up import layout as L
-from sim.three_up import moves as M
-from strategies import three_up as S
+from cardlab.sim.errors import InputError
+from cardlab.sim.rng import seed_game
+from cardlab.sim.three_up import GAME
+from cardlab.sim.three_up import kernel as K
+from cardlab.sim.three_up import layout as L
+from cardlab.sim.three_up import moves as M
+from cardlab.strategies import three_up as S
 
 T = L.type_of_face
 PLAY, PICK = L.A_PLAY, L.A_PICKUP

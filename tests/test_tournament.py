@@ -8,9 +8,9 @@ import sys
 import numpy as np
 import pytest
 
-from analysis.stats import wilson
-from analysis.tournament import bradley_terry, check_strategies, plan, run_tournament
-from sim.errors import InputError
+from cardlab.analysis.stats import wilson
+from cardlab.analysis.tournament import bradley_terry, check_strategies, plan, run_tournament
+from cardlab.sim.errors import InputError
 
 NAMES = ["reference", "random", "greedy"]
 

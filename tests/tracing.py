@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim import runner
+from cardlab.sim import runner
 
 
 def play_traced(kernel, setup, g: int, capacity: int = 400):

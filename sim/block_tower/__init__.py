@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from sim.block_tower import layout as L
-from sim.errors import InputError
-from sim.game import Game
-from sim.knobs import Knob
+from cardlab.sim.block_tower import layout as L
+from cardlab.sim.errors import InputError
+from cardlab.sim.game import Game
+from cardlab.sim.knobs import Knob
 
 
 def f2i(x: float) -> int:
@@ -33,21 +33,21 @@ class BlockTower(Game):
     end_names = L.END_NAMES
     event_names = L.EVENT_NAMES
     tally = L.TALLY
-    kernel_module = "sim.block_tower.kernel"
+    kernel_module = "cardlab.sim.block_tower.kernel"
     layout = L
-    strategy_module = "strategies.block_tower"
+    strategy_module = "cardlab.strategies.block_tower"
     row_width = 3 + L.MAXP
     score_name = "points"
     seat0_role = "the start player of round 0; the start card passes every round"
     # `tower` lists blocks (whose cards lie in the point pile), not cards
     card_zones = ("draw", "hands", "point_pile", "won", "used_actions")
-    report_figures = "analysis.block_tower:collapse_section"
+    report_figures = "cardlab.analysis.block_tower:collapse_section"
     report_events = L.EV_H1  # the collapse_h* counters are the collapse-height figure
-    precompile = ("sim.record:record_game", "strategies.block_tower:tactician_action",
-                  "strategies.block_tower:tactician_second", "strategies.block_tower:tactician_block",
-                  "strategies.block_tower:saboteur_block", "strategies.block_tower:careful_action",
-                  "strategies.block_tower:careful_block", "strategies.block_tower:random_action",
-                  "strategies.block_tower:random_second", "strategies.block_tower:random_block")
+    precompile = ("cardlab.sim.record:record_game", "cardlab.strategies.block_tower:tactician_action",
+                  "cardlab.strategies.block_tower:tactician_second", "cardlab.strategies.block_tower:tactician_block",
+                  "cardlab.strategies.block_tower:saboteur_block", "cardlab.strategies.block_tower:careful_action",
+                  "cardlab.strategies.block_tower:careful_block", "cardlab.strategies.block_tower:random_action",
+                  "cardlab.strategies.block_tower:random_second", "cardlab.strategies.block_tower:random_block")
     knobs = (
         Knob("points_split", "list", (8.0, 7.0, 5.0), "block cards worth 1, 2 and 3 points (codes B01.. in "
              "that order; at most 30 blocks)", 0, L.MAXB),

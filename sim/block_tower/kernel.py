@@ -12,8 +12,8 @@ tally, and in trace mode (``capacity`` > 0) records every event of one game.
 import numpy as np
 from numba import njit
 
-from sim.bits import popcount
-from sim.block_tower.layout import (
+from cardlab.sim.bits import popcount
+from cardlab.sim.block_tower.layout import (
     ACT_MASK,
     ADJUST,
     ANYWHERE,
@@ -55,7 +55,7 @@ from sim.block_tower.layout import (
     TRACE_ROW,
     ZONES_END,
 )
-from sim.block_tower.moves import (
+from cardlab.sim.block_tower.moves import (
     action_legal,
     adjust,
     anywhere,
@@ -69,11 +69,11 @@ from sim.block_tower.moves import (
     split,
     swap,
 )
-from sim.jit import inline
-from sim.errors import ILLEGAL
-from sim.record import record_game
-from sim.rng import seed_game
-from strategies.block_tower import ask_action, ask_block, ask_reshuffle, ask_second
+from cardlab.sim.jit import inline
+from cardlab.sim.errors import ILLEGAL
+from cardlab.sim.record import record_game
+from cardlab.sim.rng import seed_game
+from cardlab.strategies.block_tower import ask_action, ask_block, ask_reshuffle, ask_second
 
 
 @inline

@@ -21,7 +21,7 @@ standing block's instability share) are stored exactly as the IEEE-754 bits of a
 float64 in an int64 slot: ``st.view(np.float64)[X]`` reads slot X as that float.
 """
 
-from sim.tally import TallyLayout
+from cardlab.sim.tally import TallyLayout
 
 MAXP = 6            # seats (the rules allow 2-6 players)
 MAXB = 30           # block cards at most (points_split may describe up to 30 blocks)

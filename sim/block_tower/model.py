@@ -9,10 +9,10 @@ on a fixed tower for the chi-square test of the fall probability.
 """
 import numpy as np
 
-from sim.block_tower.layout import R_NB, S_ANY, S_DRAW, S_PILE_N, S_U
-from sim.block_tower.moves import place, points
-from sim.jit import helper
-from sim.rng import shuffle
+from cardlab.sim.block_tower.layout import R_NB, S_ANY, S_DRAW, S_PILE_N, S_U
+from cardlab.sim.block_tower.moves import place, points
+from cardlab.sim.jit import helper
+from cardlab.sim.rng import shuffle
 
 
 @helper("void(ST, EV, int64, int64)")

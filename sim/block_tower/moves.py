@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from sim.bits import lowest, popcount
-from sim.block_tower.layout import (
+from cardlab.sim.bits import lowest, popcount
+from cardlab.sim.block_tower.layout import (
     ACT_MASK,
     ADJUST,
     ANYWHERE,
@@ -84,9 +84,9 @@ from sim.block_tower.layout import (
     TRACE_ROW,
     ZONES_END,
 )
-from sim.events import event_row, snapshot
-from sim.jit import helper
-from sim.rng import below, shuffle, uniform
+from cardlab.sim.events import event_row, snapshot
+from cardlab.sim.jit import helper
+from cardlab.sim.rng import below, shuffle, uniform
 
 # ---------------------------------------------------------------- measures
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import InputError
-from sim.five_towers import layout as L
-from sim.game import Game
-from sim.knobs import Knob
+from cardlab.sim.errors import InputError
+from cardlab.sim.five_towers import layout as L
+from cardlab.sim.game import Game
+from cardlab.sim.knobs import Knob
 
 
 def deck_size(deck: str, players: int) -> int:
@@ -34,17 +34,17 @@ class FiveTowers(Game):
     end_names = L.END_NAMES
     event_names = L.EVENT_NAMES
     tally = L.TALLY
-    kernel_module = "sim.five_towers.kernel"
+    kernel_module = "cardlab.sim.five_towers.kernel"
     layout = L
-    strategy_module = "strategies.five_towers"
+    strategy_module = "cardlab.strategies.five_towers"
     row_width = 3 + L.MAXP
     score_name = "points"
     seat0_role = "the start player of the first round"
-    precompile = ("sim.record:record_game", "strategies.five_towers:random_build",
-                  "strategies.five_towers:random_bid", "strategies.five_towers:capper_build",
-                  "strategies.five_towers:cautious_build", "strategies.five_towers:greedy_build",
-                  "strategies.five_towers:capper_bid", "strategies.five_towers:cautious_bid",
-                  "strategies.five_towers:greedy_bid")
+    precompile = ("cardlab.sim.record:record_game", "cardlab.strategies.five_towers:random_build",
+                  "cardlab.strategies.five_towers:random_bid", "cardlab.strategies.five_towers:capper_build",
+                  "cardlab.strategies.five_towers:cautious_build", "cardlab.strategies.five_towers:greedy_build",
+                  "cardlab.strategies.five_towers:capper_bid", "cardlab.strategies.five_towers:cautious_bid",
+                  "cardlab.strategies.five_towers:greedy_bid")
     # the extra cards of the 4-5 player deck: compare them on the same seeds
     report_variants = (("deck", "base"), ("deck", "full"))
     knobs = (

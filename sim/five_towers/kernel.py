@@ -8,22 +8,22 @@ tally, and in trace mode (``capacity`` > 0) records every event of one game.
 import numpy as np
 from numba import njit
 
-from sim.jit import inline
-from sim.errors import ILLEGAL
-from sim.record import record_game
-from sim.rng import seed_game, shuffle
-from sim.five_towers.layout import (
+from cardlab.sim.jit import inline
+from cardlab.sim.errors import ILLEGAL
+from cardlab.sim.record import record_game
+from cardlab.sim.rng import seed_game, shuffle
+from cardlab.sim.five_towers.layout import (
     END_CAP, END_DECK, EV_ALL_PASS, EV_BID, EV_BUILD1, EV_PASS, EXTRA, MAXH, N_RULES,
     NK, NT, NV, R_ALLPASS_STAY, R_DECK, R_MAX_ROUNDS, R_PLAYERS, R_TEAR_AFTER,
     S_BIDDER, S_DRAW, S_DRAW_N, S_EVC, S_HELD, S_HIGH, S_OFFER, S_OFFER_N,
     S_OVER, S_PLAN, S_PLAN_N, S_PLAN_TEAR, S_PLAYED, S_ROUND, S_RULES, S_SCORE, S_SIZE,
     S_START, S_TH, S_TOW, TRACE_ROW, ZONES_END,
 )
-from sim.five_towers.moves import (
+from cardlab.sim.five_towers.moves import (
     bid_legal, discard_offer, emit, legal, max_buildable, place, refresh, reveal, score, tear_down, tearable,
     top,
 )
-from strategies.five_towers import ask_bid, ask_build
+from cardlab.strategies.five_towers import ask_bid, ask_build
 
 
 @inline

@@ -9,7 +9,7 @@ A card is ``copy * 128 + kind * 16 + value`` (kind 0..4 = C S T R A, value 0..15
 copy 1 only for the 4–5 player extra cards), so ``value = c & 15`` and
 ``kind = (c >> 4) & 7``.  A tower is stored bottom first.
 """
-from sim.tally import TallyLayout
+from cardlab.sim.tally import TallyLayout
 
 MAXP = 5             # seats
 NK = 5               # tower kinds

@@ -5,11 +5,11 @@ placement search (what "a bid must be buildable" means), the offer and the reshu
 building (tear-down, placement), cleanup and scoring.  Strategies read the state and use
 the search; only the kernel changes the zones.
 """
-from sim.bits import lowest, popcount
-from sim.events import event_row, snapshot
-from sim.jit import helper
-from sim.rng import shuffle
-from sim.five_towers.layout import (
+from cardlab.sim.bits import lowest, popcount
+from cardlab.sim.events import event_row, snapshot
+from cardlab.sim.jit import helper
+from cardlab.sim.rng import shuffle
+from cardlab.sim.five_towers.layout import (
     EMPTY, EV_DISCARD, EV_PLACE, EV_RESHUFFLE, EV_REVEAL, EV_TEARDOWN, EVW, MAXH, MAXP, NCARDS,
     NK, NT, NV, R_OFFER, R_RUBBLE_LINEAR, R_TEAR_AFTER, S_DISC, S_DISC_N, S_DP, S_DRAW,
     S_DRAW_N, S_EVC, S_HELD, S_HIGH, S_KM, S_NEV, S_OFFER, S_OFFER_N, S_OVER, S_ROUND, S_RUB, S_RUB_N,

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import InputError
-from sim.game import Game
-from sim.knobs import Knob
-from sim.skyscraper import layout as L
+from cardlab.sim.errors import InputError
+from cardlab.sim.game import Game
+from cardlab.sim.knobs import Knob
+from cardlab.sim.skyscraper import layout as L
 
 
 def _count(name, default, meaning):
@@ -30,14 +30,14 @@ class Skyscraper(Game):
     end_names = L.END_NAMES
     event_names = L.EVENT_NAMES
     tally = L.TALLY
-    kernel_module = "sim.skyscraper.kernel"
+    kernel_module = "cardlab.sim.skyscraper.kernel"
     layout = L
-    strategy_module = "strategies.skyscraper"
+    strategy_module = "cardlab.strategies.skyscraper"
     row_width = 3 + L.MAXP
     score_name = "floors"
-    precompile = ("sim.record:record_game", "sim.skyscraper.moves:apply_action",
-                  "strategies.skyscraper:defensive", "strategies.skyscraper:aggressive",
-                  "strategies.skyscraper:greedy")
+    precompile = ("cardlab.sim.record:record_game", "cardlab.sim.skyscraper.moves:apply_action",
+                  "cardlab.strategies.skyscraper:defensive", "cardlab.strategies.skyscraper:aggressive",
+                  "cardlab.strategies.skyscraper:greedy")
     knobs = (
         Knob("floor_copies", "int", 4, "copies of each floor card value", 1, 12),
         Knob("floor_max", "int", 8, "floor cards have values 1..floor_max", 2, L.FLOOR_LIMIT),

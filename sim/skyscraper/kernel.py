@@ -1,33 +1,42 @@
-"""Skyscraper's game loop, read top to bottom like the rulebook: setup, then turns of
-draw / play / refill until someone has ``floors_to_win`` floors or the turn cap hits.
+"""Skyscraper as a resumable step function, read top to bottom like the rulebook: the
+deal, then turns of draw / play / refill until someone has ``floors_to_win`` floors or
+the turn cap hits.
 
-``run_games`` is the one compiled entry point: it plays games [start, stop) into a
-tally, and in trace mode (``capacity`` > 0) records every event of one game.
+The one decision is ``D_PLAY``: the seat to act plays a card (or a pair) or stops.
+``step`` applies the action; a stop ends the turn (refill) and plays the next turns'
+chance parts (skips, the start-of-turn draw) up to the next seat's ``D_PLAY``.
+``run_games`` is the shared engine (``sim/engine.py``) bound to these functions.
 """
 import numpy as np
 from numba import njit
 
-from sim.jit import inline
-from sim.errors import ILLEGAL
-from sim.record import record_game
-from sim.rng import seed_game, shuffle
-from sim.skyscraper.layout import (
-    A_STOP, END_CAP, END_WIN, EV_DEAL, EV_SKIP, F0, N_RULES, NT, R_DRAW_SKIP_AT,
+from cardlab.sim import engine
+from cardlab.sim.errors import ILLEGAL
+from cardlab.sim.jit import inline
+from cardlab.sim.rng import shuffle
+from cardlab.sim.schema import DONE
+from cardlab.sim.skyscraper.layout import (
+    A_STOP, D_PLAY, END_CAP, END_WIN, ENGINE, EV_DEAL, EV_SKIP, F0, NT, R_DRAW_SKIP_AT,
     R_FLOOR_COPIES, R_FLOOR_MAX, R_FLOORS_TO_WIN, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS,
-    R_REFILL_TO, R_SPECIAL_COUNTS, S_ACTS, S_CUR, S_DRAW, S_DRAW_N, S_EVC, S_HAND, S_HELD,
-    S_HSIZE, S_MOVES, S_NFL, S_PLAYED, S_RULES, S_SCORE, S_SIZE, S_SKIP, S_TURN,
-    TRACE_ROW, ZONES_END,
+    R_REFILL_TO, R_SPECIAL_COUNTS, S_ACTOR, S_ACTS, S_CUR, S_DRAW, S_DRAW_N, S_END, S_HAND,
+    S_HELD, S_HSIZE, S_LENGTH, S_MARK_MOVES, S_MARK_RNG, S_MASK, S_MOVES, S_NFL, S_PHASE,
+    S_SCORE, S_SHORTCUT_OFF, S_SKIP, S_TURN, S_UNFINISHED, ZONES_END,
 )
-from sim.skyscraper.moves import apply_action, draw, emit, is_legal
-from strategies.skyscraper import choose
+from cardlab.sim.skyscraper.moves import apply_action, draw, emit, is_legal, legal
+from cardlab.strategies.skyscraper import choose
+
+
+# ---------------------------------------------------------------- setup
 
 
 @inline
-def setup(st):
+def deal(st):
     """Clear the state, shuffle the deck and deal ``hand_size`` cards to each seat."""
     # reset what a game reads before writing (the piles are written before they are read)
     st[S_DRAW_N:S_DRAW] = 0
     st[ZONES_END:S_ACTS] = 0
+    st[S_MARK_MOVES] = -1
+    st[S_MARK_RNG] = -1
     P = st[R_PLAYERS]
     n = 0
     for v in range(1, st[R_FLOOR_MAX] + 1):
@@ -52,75 +61,121 @@ def setup(st):
         emit(st, EV_DEAL, -1, s, st[R_HAND_SIZE], 0, 0, 0, 0)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def setup(st):
+    """A new game on the seeded generator: the deal, then seat 0's turn begins."""
+    deal(st)
+    begin_turns(st, 0)
+
+
+# ---------------------------------------------------------------- turns
+
+
 @inline
-def play_turn(st, sids, params, me):
-    """One seat's turn: draw, play until the strategy stops, refill.  True on a win."""
-    if st[S_SKIP + me] > 0:  # a milkshake or truck: no draw, no play, no refill
+def game_over(st, mask, unfinished):
+    """The result: winners, length in turns, floors per seat; no decision pending."""
+    for s in range(st[R_PLAYERS]):
+        st[S_SCORE + s] = st[S_NFL + s]
+    st[S_MASK] = mask
+    st[S_LENGTH] = st[S_TURN]
+    st[S_UNFINISHED] = 1 if unfinished else 0
+    st[S_END] = END_CAP if unfinished else END_WIN
+    st[S_PHASE] = DONE
+
+
+@inline
+def start_turn(st, me):
+    """The start of seat ``me``'s turn: a skipped turn (milkshake, truck) is spent at once
+    (False); a played one starts with the draw below ``draw_skip_at`` cards and waits
+    for the seat's first ``D_PLAY`` (True)."""
+    st[S_CUR] = me
+    if st[S_SKIP + me] > 0:  # no draw, no play, no refill
         st[S_SKIP + me] -= 1
         emit(st, EV_SKIP, me, 0, 0, 0, 0, 0, 0)
         return False
     if st[S_HSIZE + me] < st[R_DRAW_SKIP_AT]:
         draw(st, me)
-    sid = sids[me]
-    p = params[me]
-    while True:
-        kind, a, b, c = choose(sid, st, me, p)
-        if kind == A_STOP:
-            break
-        if not is_legal(st, me, kind, a, b, c):
-            raise ValueError(ILLEGAL, "action", "kind,a,b,c", me, kind, a, b, c)
-        if apply_action(st, me, kind, a, b, c):
-            if st[S_NFL + me] >= st[R_FLOORS_TO_WIN]:
-                return True  # wins at once, even mid-turn
-    while st[S_HSIZE + me] < st[R_REFILL_TO]:
-        if not draw(st, me):
-            break
-    return False
+    st[S_PHASE] = D_PLAY
+    st[S_ACTOR] = me
+    return True
 
 
 @inline
-def play_game(st, sids, params):
-    """Play one game from a seeded generator.  Returns (winner mask, turns, unfinished)."""
-    setup(st)
+def begin_turns(st, me):
+    """Seat ``me``'s turn, and the next seats' while they skip, up to a seat's first
+    ``D_PLAY``.  Every seat slot counts as a turn; the cap ends the game unfinished."""
     P = st[R_PLAYERS]
-    me = 0
-    mark_moves = -1
-    mark_rng = -1
-    while st[S_TURN] < st[R_MAX_TURNS]:
-        if me == 0:
+    while True:
+        if st[S_TURN] >= st[R_MAX_TURNS]:
+            game_over(st, np.int64(0), True)
+            return
+        if me == 0 and st[S_SHORTCUT_OFF] == 0:
             # A whole round in which nothing moved and no random number was drawn leaves
             # the state as it was: every later round is the same no-op (hands of 8 that
             # cannot build, say), so jump straight to the turn cap.  Exact, and it spares
             # the few percent of stuck games most of the run time.
-            if st[S_MOVES] == mark_moves and st[0] == mark_rng:
+            if st[S_MOVES] == st[S_MARK_MOVES] and st[0] == st[S_MARK_RNG]:
                 st[S_TURN] = st[R_MAX_TURNS]
-                break
-            mark_moves = st[S_MOVES]
-            mark_rng = st[0]
-        st[S_TURN] += 1  # every seat slot is a turn, skipped or played
-        st[S_CUR] = me
-        if play_turn(st, sids, params, me):
-            for s in range(P):
-                st[S_SCORE + s] = st[S_NFL + s]
-            return np.int64(1) << me, st[S_TURN], False
+                game_over(st, np.int64(0), True)
+                return
+            st[S_MARK_MOVES] = st[S_MOVES]
+            st[S_MARK_RNG] = st[0]
+        st[S_TURN] += 1
+        if start_turn(st, me):
+            return
         me = me + 1 if me + 1 < P else 0
-    for s in range(P):
-        st[S_SCORE + s] = st[S_NFL + s]
-    return np.int64(0), st[S_TURN], True
+
+
+@inline
+def refill(st, me):
+    """The end of a turn: draw to ``refill_to`` cards (while the piles last)."""
+    while st[S_HSIZE + me] < st[R_REFILL_TO]:
+        if not draw(st, me):
+            break
+
+
+# ---------------------------------------------------------------- the model
+
+
+@njit(cache=True, nogil=True, inline="always")
+def step(st, act):
+    """Apply the pending seat's action: a stop ends its turn; any other action must be
+    legal, and a floor that reaches ``floors_to_win`` wins at once, even mid-turn."""
+    kind, a, b, c = act
+    me = st[S_ACTOR]
+    if kind == A_STOP:
+        refill(st, me)
+        begin_turns(st, me + 1 if me + 1 < st[R_PLAYERS] else 0)
+        return
+    if not is_legal(st, me, kind, a, b, c):
+        raise ValueError(ILLEGAL, "action", "kind,a,b,c", me, kind, a, b, c)
+    if apply_action(st, me, kind, a, b, c) and st[S_NFL + me] >= st[R_FLOORS_TO_WIN]:
+        game_over(st, np.int64(1) << me, False)
+
+
+@njit(cache=True, nogil=True)
+def play_turn(st, sids, params, me):
+    """Seat ``me``'s whole turn on a hand-built state (tests): the draw, its strategy's
+    plays, the refill, as the fast path plays them.  True when it won."""
+    if not start_turn(st, me):
+        return False
+    while st[S_PHASE] == D_PLAY:
+        act = choose(sids[me], st, me, params[me])
+        if act[0] == A_STOP:
+            refill(st, me)
+            return False
+        step(st, act)
+    return st[S_MASK] == np.int64(1) << me
+
+
+@njit(cache=True, nogil=True)
+def play_on(st, sids, params):
+    """Play a position (a copy of a state at any decision) to the end of its game."""
+    engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
 @njit(cache=True, nogil=True)
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """Play games [start, stop) and add them to ``tally``; ``rows`` (if it has rows) gets
-    one line per game: length, unfinished, winner mask, floors per seat.  With
-    ``capacity`` > 0 (trace mode, one game) the returned state holds up to ``capacity``
-    events after ``S_SIZE``; ``st[S_NEV]`` says how many there were."""
-    st = np.zeros(S_SIZE + capacity * TRACE_ROW, dtype=np.int64)
-    st[S_RULES:S_RULES + N_RULES] = rules
-    P = st[R_PLAYERS]
-    for g in range(start, stop):
-        seed_game(st, seed, g)
-        mask, length, unfinished = play_game(st, sids, params)
-        record_game(tally, lay, rows, g - start, P, mask, length, unfinished,
-                    END_CAP if unfinished else END_WIN, st, S_HELD, S_PLAYED, S_SCORE, S_EVC)
-    return st
+    """The shared engine on Skyscraper (see sim/engine.py)."""
+    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+                            ENGINE, setup, choose, step)

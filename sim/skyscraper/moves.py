@@ -4,18 +4,18 @@ Reading order follows the rulebook: hands and piles, drawing (with the reshuffle
 towers, then legality and the effect of every action.  Strategies read the state
 through the small accessors at the top; only the kernel changes it.
 """
-from sim.events import event_row, snapshot
-from sim.jit import helper
+from cardlab.sim.events import write_event
+from cardlab.sim.jit import helper
 
-from sim.rng import below, shuffle
-from sim.skyscraper.layout import (
+from cardlab.sim.rng import below, shuffle
+from cardlab.sim.skyscraper.layout import (
     A_BALL, A_BONE, A_BUILD, A_DISCARD, A_DOG, A_HAM, A_SHAKE, A_STEAL, A_STOP, A_SUPER,
     A_THIEF, A_TRUCK, BALL, BONE, DOG, EV_BALL, EV_BONE, EV_BUILD, EV_DISCARD, EV_DOG,
-    EV_DRAW, EV_HAM, EV_RESHUFFLE, EV_SHAKE, EV_STEAL, EV_SUPER, EV_THIEF, EV_TRUCK, EVW,
+    EV_DRAW, EV_HAM, EV_RESHUFFLE, EV_SHAKE, EV_STEAL, EV_SUPER, EV_THIEF, EV_TRUCK,
     F0, FL_DOGS, FL_T0, FL_T1, FL_V0, FL_V1, FW, HAM, J, MAXF, NT, R_DOG_MOVES_UP,
     R_FLOOR_MAX, R_FLOOR_SUM, R_MAX_DOGS, R_PLAYERS, R_SKIPS_STACK, R_SOLO_DISCARD, S_ACTS,
     S_DISC, S_DISC_N, S_DRAW, S_DRAW_N, S_EVC, S_HAND, S_HELD, S_HSIZE, S_MOVES, S_NEV, S_NFL,
-    S_PLAYED, S_SIZE, S_SKIP, S_TOWER, S_TURN, SHAKE, SUPER, THIEF, TRACE_ROW, TRUCK,
+    S_ACTOR, S_PLAYED, S_SIZE, S_SKIP, S_TOWER, S_TURN, SHAKE, SUPER, THIEF, TRUCK,
     ZONES_END,
 )
 
@@ -77,30 +77,12 @@ def value_of(t):
 
 
 @helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
-def write_event(st, kind, player, a, b, c, d, e, f):
-    """Trace mode: write event row i and a snapshot of every zone after it."""
-    o = event_row(st, S_NEV, S_SIZE, TRACE_ROW)
-    if o < 0:
-        return
-    st[o] = kind
-    st[o + 1] = player
-    st[o + 2] = st[S_TURN]
-    st[o + 3] = a
-    st[o + 4] = b
-    st[o + 5] = c
-    st[o + 6] = d
-    st[o + 7] = e
-    st[o + 8] = f
-    snapshot(st, o + EVW, ZONES_END)
-
-
-@helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
 def emit(st, kind, player, a, b, c, d, e, f):
     """Count an event; in trace mode (st longer than S_SIZE) also record it."""
     st[S_EVC + kind] += 1
     st[S_MOVES] += 1
     if st.shape[0] > S_SIZE:
-        write_event(st, kind, player, a, b, c, d, e, f)
+        write_event(st, S_NEV, S_SIZE, ZONES_END, kind, player, st[S_TURN], a, b, c, d, e, f)
 
 
 # ---------------------------------------------------------------- hands and piles
@@ -305,6 +287,15 @@ def legal_actions(st, me):
         if is_legal(st, me, st[o], st[o + 1], st[o + 2], st[o + 3]):
             m = _put(st, m, st[o], st[o + 1], st[o + 2], st[o + 3])
     return m
+
+
+@helper("int64(ST)")
+def legal(st):
+    """The model's ``legal``: every legal action of the pending ``D_PLAY`` into the
+    action buffer (4 numbers each, from ``S_ACTS``), stopping last; returns how many."""
+    n = legal_actions(st, st[S_ACTOR])
+    _put(st, n, A_STOP, 0, 0, 0)
+    return n + 1
 
 
 # ---------------------------------------------------------------- effects

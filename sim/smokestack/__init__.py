@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.game import Game
-from sim.knobs import Knob
-from sim.smokestack import layout as L
+from cardlab.sim.game import Game
+from cardlab.sim.knobs import Knob
+from cardlab.sim.smokestack import layout as L
 
 
 class Smokestack(Game):
@@ -25,16 +25,16 @@ class Smokestack(Game):
     end_names = L.END_NAMES
     event_names = L.EVENT_NAMES
     tally = L.TALLY
-    kernel_module = "sim.smokestack.kernel"
+    kernel_module = "cardlab.sim.smokestack.kernel"
     layout = L
-    strategy_module = "strategies.smokestack"
+    strategy_module = "cardlab.strategies.smokestack"
     row_width = 3 + L.MAXP
     score_name = "chimneys"
     seat0_role = "the dealer, who moves last; seat 1 moves first"
-    precompile = ("sim.record:record_game", "sim.smokestack.moves:stall",
-                  "strategies.smokestack:reference_stall", "strategies.smokestack:collector_swap",
-                  "strategies.smokestack:greedy_swap", "strategies.smokestack:random_double",
-                  "strategies.smokestack:random_swap")
+    precompile = ("cardlab.sim.record:record_game", "cardlab.sim.smokestack.moves:stall",
+                  "cardlab.strategies.smokestack:reference_stall", "cardlab.strategies.smokestack:collector_swap",
+                  "cardlab.strategies.smokestack:greedy_swap", "cardlab.strategies.smokestack:random_double",
+                  "cardlab.strategies.smokestack:random_swap")
     # the default shuffle-back stall rule can stall a game for good: show it beside "discard"
     report_variants = (("stall_removed", "discard"), ("stall_removed", "shuffle"))
     knobs = (

@@ -9,21 +9,21 @@ tally, and in trace mode (``capacity`` > 0) records every event of one game.
 import numpy as np
 from numba import njit
 
-from sim.jit import inline
-from sim.errors import ILLEGAL
-from sim.record import record_game
-from sim.rng import seed_game, shuffle
-from sim.smokestack.layout import (
+from cardlab.sim.jit import inline
+from cardlab.sim.errors import ILLEGAL
+from cardlab.sim.record import record_game
+from cardlab.sim.rng import seed_game, shuffle
+from cardlab.sim.smokestack.layout import (
     A_SWAP, END_CAP, END_STOCK, EV_PASS, N_RULES, NCARDS, R_MAX_TURNS, R_PLAYERS,
     R_SWEEPS_PER_PLAYER, R_SWEEPS_PER_TURN, S_BVER, S_CENTER, S_CUR, S_EVC, S_HELD, S_NCH,
     S_NLAY, S_OVER, S_PASSES, S_PLAYED, S_RULES, S_SCORE, S_SIZE, S_STOCK, S_STOCK_N,
     S_SWEEPS, S_TURN, TRACE_ROW, ZONES_END,
 )
-from sim.smokestack.moves import (
+from cardlab.sim.smokestack.moves import (
     can_double, deal_layout, double, double_legal, emit, settle, stall, stall_legal, swap,
     swap_legal, sweep,
 )
-from strategies.smokestack import ask_double, ask_stall, ask_swap, ask_sweep
+from cardlab.strategies.smokestack import ask_double, ask_stall, ask_swap, ask_sweep
 
 
 @inline

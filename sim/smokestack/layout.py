@@ -10,7 +10,7 @@ layout slot (only a short last deal leaves one).
 """
 import numpy as np
 
-from sim.tally import TallyLayout
+from cardlab.sim.tally import TallyLayout
 
 MAXP = 8            # seats
 MAXL = 8            # layouts per seat (the largest allowed max_layouts)

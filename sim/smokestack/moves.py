@@ -7,10 +7,10 @@ top; only the kernel changes it.
 """
 import numpy as np
 
-from sim.events import event_row, snapshot
-from sim.jit import helper
-from sim.rng import shuffle
-from sim.smokestack.layout import (
+from cardlab.sim.events import event_row, snapshot
+from cardlab.sim.jit import helper
+from cardlab.sim.rng import shuffle
+from cardlab.sim.smokestack.layout import (
     EV_CHIMNEY, EV_DEAL, EV_DOUBLE, EV_STALL, EV_STRAIGHT, EV_SWAP, EV_SWEEP, EVW, MAXCH,
     MAXL, NT, R_MAX_LAYOUTS, R_PLAYERS, R_STALL_DISCARD, R_STRAIGHTS, RANKBIT, S_CENTER,
     S_CH, S_EVC, S_HELD, S_LAY, S_NCH, S_NEV, S_NLAY, S_OVER, S_PLAYED, S_REM, S_REM_N,

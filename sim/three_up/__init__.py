@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import InputError
-from sim.game import Game
-from sim.knobs import Knob
-from sim.three_up import layout as L
+from cardlab.sim.errors import InputError
+from cardlab.sim.game import Game
+from cardlab.sim.knobs import Knob
+from cardlab.sim.three_up import layout as L
 
 
 def _count(name, meaning):
@@ -30,16 +30,16 @@ class ThreeUp(Game):
     end_names = L.END_NAMES
     event_names = L.EVENT_NAMES
     tally = L.TALLY
-    kernel_module = "sim.three_up.kernel"
+    kernel_module = "cardlab.sim.three_up.kernel"
     layout = L
-    strategy_module = "strategies.three_up"
+    strategy_module = "cardlab.strategies.three_up"
     row_width = 3 + L.MAXP
     score_name = "cards_left"
     seat0_role = "the first player"
-    precompile = ("sim.record:record_game", "sim.three_up.moves:discard",
-                  "sim.three_up.moves:discard_legal", "strategies.three_up:clearer_discard",
-                  "strategies.three_up:dumper_discard", "strategies.three_up:lowest_discard",
-                  "strategies.three_up:random_discard")
+    precompile = ("cardlab.sim.record:record_game", "cardlab.sim.three_up.moves:discard",
+                  "cardlab.sim.three_up.moves:discard_legal", "cardlab.strategies.three_up:clearer_discard",
+                  "cardlab.strategies.three_up:dumper_discard", "cardlab.strategies.three_up:lowest_discard",
+                  "cardlab.strategies.three_up:random_discard")
     # the two decks on the same seeds
     report_variants = (("deck", "seed74"), ("deck", "published84"))
     knobs = (

@@ -9,22 +9,22 @@ tally, and in trace mode (``capacity`` > 0) records every event of one game.
 import numpy as np
 from numba import njit
 
-from sim.jit import helper, inline
-from sim.errors import ILLEGAL
-from sim.record import record_game
-from sim.rng import seed_game, shuffle
-from sim.three_up.layout import (
+from cardlab.sim.jit import helper, inline
+from cardlab.sim.errors import ILLEGAL
+from cardlab.sim.record import record_game
+from cardlab.sim.rng import seed_game, shuffle
+from cardlab.sim.three_up.layout import (
     A_PICKUP, BAD_DISCARD, BAD_UP, END_CAP, END_OUT, HAND, N_RULES, P_CHOSEN, P_DOWN,
     P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP, R_MAX_TURNS,
     R_NCARDS, R_PLAYERS, S_DOWN_N, S_DRAW, S_DRAW_N, S_EVC, S_GAVE_UP, S_HAND_N, S_HELD,
     S_PLAYED, S_RULES, S_BAD, S_SCORE, S_SIZE, S_TOP, S_TURN, S_UP_N, S_WIN, SRC_HAND,
     SRC_UP, T_CLR1, T_CLR2, TRACE_ROW, ZONES_END,
 )
-from sim.three_up.moves import (
+from cardlab.sim.three_up.moves import (
     can_play, choose_up, deal, discard, discard_legal, draw_up, pickup,
     play_down, up_legal,
 )
-from strategies.three_up import ask_discard, ask_draw, ask_up
+from cardlab.strategies.three_up import ask_discard, ask_draw, ask_up
 
 
 @inline

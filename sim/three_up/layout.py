@@ -17,7 +17,7 @@ so a discard or a draw never scans the hand.  Listed type by type, a hand is sor
 """
 from __future__ import annotations
 
-from sim.tally import TallyLayout
+from cardlab.sim.tally import TallyLayout
 
 MAXP = 6            # seats
 MAXC = 128          # cards in the deck at most

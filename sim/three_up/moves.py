@@ -9,9 +9,9 @@ A hand is a set of per-type stacks of card ids with their counts (``S_HCNT``, se
 layout.py); up cards are 3 slots plus counts per type (``S_UCNT``).  Legality and
 strategies read the counts only.
 """
-from sim.events import event_row, snapshot
-from sim.jit import helper
-from sim.three_up.layout import (
+from cardlab.sim.events import event_row, snapshot
+from cardlab.sim.jit import helper
+from cardlab.sim.three_up.layout import (
     EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW, EV_PICKUP, EV_PLAY, EV_UP, EVW, HAND, MAXK, NDEAL,
     NDOWN, NT, NUP, R_EQUAL, R_MAXN, R_MUST, R_TYPE, R_CLEAR_RUN, S_DOWN, S_DOWN_N, S_DRAW,
     S_DEALT, S_DRAW_N, S_EVC, S_GONE, S_GONE_N, S_HAND, S_HAND_N, S_HCNT, S_HELD, S_NEV, S_PILE,

@@ -1,0 +1,57 @@
+"""The one engine every game runs on: seed, set up, then ask and step until the game ends.
+
+A game is a resumable step function over its declared state (``sim/schema.py``):
+
+- ``setup(st)`` starts a game on the seeded generator ``st[0:4]`` (shuffle, deal) and
+  advances to the first decision: ``st[S_PHASE]`` names it, ``st[S_ACTOR]`` is the seat;
+- ``choose(sid, st, me, p)`` (the game's strategy dispatch) answers the pending decision
+  with an action of four numbers;
+- ``step(st, act)`` checks and applies it, then plays every chance event (draws,
+  reshuffles, collapses) up to the next decision, or ends the game: ``st[S_PHASE] = 0``
+  and the result in ``S_MASK``/``S_LENGTH``/``S_UNFINISHED``/``S_END``.
+
+So a copy of ``st`` at any decision, mid-turn included, is a position that plays on
+exactly like the original.  The loop below is the whole fast path; a game's
+``kernel.py`` binds it to the game's three functions (numba compiles one specialised,
+cached kernel per game: the game functions are compile-time arguments).
+
+Measured before choosing this binding (Skyscraper, this machine): passing the game's
+functions as arguments of a cached ``@njit`` kernel keeps numba's on-disk cache working
+(the per-game kernel is loaded, not compiled, in a second process) and compiles no more
+than the game's own code; a factory closure would not (numba keys a closure's cache on
+its cell contents, and a dispatcher pickles with a per-process id), and
+``literal_unroll`` over a registry compiles every game for any one.
+"""
+import numpy as np
+from numba import njit
+
+from cardlab.sim.record import record_game
+from cardlab.sim.rng import seed_game
+from cardlab.sim.schema import DONE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_on(st, sids, params, E, choose, step):
+    """Ask the pending decision's seat, step; until the game is over."""
+    while st[E.phase] != DONE:
+        me = st[E.actor]
+        step(st, choose(sids[me], st, me, params[me]))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+              E, setup, choose, step):
+    """Play games [start, stop) and add them to ``tally``; ``rows`` (if it has rows)
+    gets one line per game: length, unfinished, winner mask, score per seat.  With
+    ``capacity`` > 0 (trace mode, one game) the returned state holds up to
+    ``capacity`` events after the state; ``st[S_NEV]`` says how many there were."""
+    st = np.zeros(E.size + capacity * E.trace_row, dtype=np.int64)
+    st[E.rules:E.rules + E.n_rules] = rules
+    P = rules[0]
+    for g in range(start, stop):
+        seed_game(st, seed, g)
+        setup(st)
+        play_on(st, sids, params, E, choose, step)
+        record_game(tally, lay, rows, g - start, P, st[E.mask], st[E.length],
+                    st[E.unfinished] != 0, st[E.end], st, E.held, E.played, E.score, E.evc)
+    return st

@@ -1,0 +1,340 @@
+"""A game's state, declared once: named parts of one int64 array, offsets derived.
+
+Every game keeps everything it reads or writes in one int64 array ``st`` (numba calls
+are cheapest with one array argument, and a copy of it is a position one can play on
+from).  A game's ``layout.py`` declares that array part by part, in order::
+
+    S = Schema("skyscraper", maxp=4, n_types=NT, events=EVENT_NAMES, ends=END_NAMES,
+               decisions=(("play", "kind,a,b,c"),))
+    R = S.rules("players", "floor_copies", ...)        # R.players, ... (rule slots)
+    S_DRAW_N = S.counter("draw_n", "cards in the draw pile")
+    S_SKIP = S.seats("skip", "turns each seat still has to skip")
+    S_HAND = S.zone("hand", NT, "card counts by type", owner=True, visible=OWNER,
+                    encoding=COUNTS)
+    S_DRAW = S.zone("draw", DECK_MAX, "draw pile, top = last", visible=NOBODY,
+                    encoding=PILE, count="draw_n")
+    S.end_zones()                                      # what a trace snapshot holds
+    S_ACTS = S.scratch("acts", 4 * MAXACT, "legal-action buffer")
+    S.seal(globals())
+
+and gets back plain integers (numba reads module-level integers as compile-time
+constants, so a derived offset costs nothing).  The schema itself knows every part's
+name, size, owner and visibility: it checks at import that the parts fit (nothing can
+overlap: offsets are handed out in order, and a size must be a positive integer), it
+decodes a state's zones by name, builds states for tests, and says which zones a seat
+cannot see.  Nothing in a game's rules or strategies computes an offset by hand.
+
+Every schema also gets the parts the shared engine (``sim/engine.py``) reads:
+
+- ``S_RNG`` (4 words: the xoshiro256** state, first, where ``sim/rng.py`` expects it)
+  and the rule slots after it;
+- in the zones: ``S_PHASE`` (the pending decision, 0 once the game is over) and
+  ``S_ACTOR`` (the seat that decides), so a copy of the array is a resumable position;
+- after the zones: the per-game bookkeeping the engine folds into a tally
+  (``S_HELD``/``S_PLAYED`` card-power bits, ``S_SCORE`` per seat, ``S_EVC`` event
+  counts, the result ``S_MASK``/``S_LENGTH``/``S_UNFINISHED``/``S_END``), ``S_NEV``
+  (trace events written) and then the game's own bookkeeping and scratch.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+# who may see a zone's cards
+PUBLIC = "public"    # every seat
+OWNER = "owner"      # only the seat it belongs to (a hand)
+NOBODY = "nobody"    # no seat (a draw pile's order, face-down cards)
+
+# how a zone holds its cards
+PILE = "pile"        # card codes st[o], st[o+1], ... ; how many: the counter named ``count``
+COUNTS = "counts"    # st[o + t]: how many cards of type t
+SLOTS = "slots"      # a card code per slot, -1 for an empty slot
+TABLE = "table"      # game-specific rows (a tower of floors); the game decodes it
+VALUES = "values"    # numbers that are not cards (block heights, caches)
+
+DONE = 0  # st[S_PHASE] once a game is over; decisions are numbered from 1
+
+EVW = 9   # an event row in trace mode: kind, player (-1: chance), turn, then six fields
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str
+    offset: int
+    size: int          # words per owner (per seat when ``owner``), the whole part otherwise
+    help: str
+    section: str       # "rules", "zones", "book", "scratch"
+    owner: bool = False          # one block of ``size`` per seat
+    visible: str = PUBLIC
+    encoding: str = VALUES
+    count: str | None = None     # PILE: the counter (or per-seat counter) holding its length
+
+    @property
+    def words(self) -> int:
+        return self.size * (self._maxp if self.owner else 1)
+
+    _maxp: int = 1
+
+    def block(self, seat: int | None = None) -> slice:
+        """The words of this part (of ``seat``'s block when it has one per seat)."""
+        if self.owner:
+            if seat is None:
+                raise ValueError(f"part '{self.name}' has one block per seat: give the seat")
+            return slice(self.offset + seat * self.size, self.offset + (seat + 1) * self.size)
+        return slice(self.offset, self.offset + self.size)
+
+
+class SchemaError(Exception):
+    """A schema that cannot be laid out (raised at import: the game never runs)."""
+
+
+class Schema:
+    def __init__(self, game: str, *, maxp: int, n_types: int, events: tuple[str, ...],
+                 ends: tuple[str, ...], decisions: tuple[tuple[str, str], ...]):
+        """``decisions``: (name, action fields) per decision kind, numbered 1, 2, ... in
+        order (``st[S_PHASE]``); the fields name the four action numbers a strategy
+        returns, as the illegal-action message shows them."""
+        self.game = game
+        self.maxp = maxp
+        self.n_types = n_types
+        self.events = tuple(events)
+        self.ends = tuple(ends)
+        self.decisions = tuple(decisions)
+        self.parts: dict[str, Part] = {}
+        self.size = 0
+        self.rule_names: tuple[str, ...] = ()
+        self.zones_end: int | None = None
+        self.sealed = False
+        self._add("rng", 4, "the xoshiro256** generator state (sim/rng.py)", "rng")
+
+    # ------------------------------------------------------------ declaring
+    def _add(self, name: str, size: int, help: str, section: str, *, owner=False,
+             visible=PUBLIC, encoding=VALUES, count=None) -> int:
+        if self.sealed:
+            raise SchemaError(f"{self.game}: part '{name}' declared after seal()")
+        if name in self.parts:
+            raise SchemaError(f"{self.game}: part '{name}' declared twice")
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 1:
+            raise SchemaError(f"{self.game}: part '{name}' has size {size!r}: a positive integer is needed")
+        if visible not in (PUBLIC, OWNER, NOBODY):
+            raise SchemaError(f"{self.game}: part '{name}' has visibility {visible!r}")
+        if visible == OWNER and not owner:
+            raise SchemaError(f"{self.game}: part '{name}' is visible to its owner only but has no owner")
+        if encoding == PILE and count is None:
+            raise SchemaError(f"{self.game}: pile '{name}' needs the counter that holds its length")
+        if count is not None and count not in self.parts:
+            raise SchemaError(f"{self.game}: pile '{name}' counts with '{count}', which is not declared before it")
+        p = Part(name, self.size, int(size), help, section, owner, visible, encoding, count, self.maxp)
+        self.parts[name] = p
+        self.size += p.words
+        return p.offset
+
+    def rules(self, *names: str) -> Any:
+        """One slot per rule knob, in this order (``players`` first): the game's rule
+        vector is copied to st[R_FIRST:] once per batch.  Returns the slot of each name
+        as attributes (``R.floor_max``) and, for ``seal``, ``R_<NAME>`` constants."""
+        if self.rule_names:
+            raise SchemaError(f"{self.game}: rules declared twice")
+        if not names or names[0] != "players":
+            raise SchemaError(f"{self.game}: the first rule slot must be 'players'")
+        if len(set(names)) != len(names):
+            raise SchemaError(f"{self.game}: a rule slot is named twice")
+        self.rule_names = tuple(names)
+        first = self._add("rules", len(names), "the rule vector (one slot per knob)", "rules")
+        return namedtuple("Rules", names)(*range(first, first + len(names)))
+
+    def counter(self, name: str, help: str, *, visible=PUBLIC) -> int:
+        """One number of the table (a pile size, the turn, whose turn it is)."""
+        return self._add(name, 1, help, self._section(), visible=visible)
+
+    def seats(self, name: str, help: str, *, visible=PUBLIC) -> int:
+        """One number per seat (a hand size, turns to skip); seat s's at offset + s."""
+        return self._add(name, 1, help, self._section(), owner=True, visible=visible)
+
+    def zone(self, name: str, size: int, help: str, *, owner=False, visible=PUBLIC,
+             encoding=PILE, count=None) -> int:
+        """Cards (or blocks): ``size`` words, per seat when ``owner`` (seat s's block at
+        offset + s * size)."""
+        if self.zones_end is not None:
+            raise SchemaError(f"{self.game}: zone '{name}' declared after end_zones()")
+        return self._add(name, size, help, "zones", owner=owner, visible=visible,
+                         encoding=encoding, count=count)
+
+    def end_zones(self) -> int:
+        """Close the zones: a trace snapshot is st[:ZONES_END].  Adds the pending
+        decision and the seat to act (the engine's), and then the engine's bookkeeping."""
+        self.counter("phase", "the pending decision (0: the game is over)")
+        self.counter("actor", "the seat whose decision is pending")
+        self.zones_end = self.size
+        P, T = self.maxp, self.n_types
+        self._add("held", T, "card-power bits: the seat held a card of the type", "book", owner=True)
+        self._add("played", T, "card-power bits: the seat played a card of the type", "book", owner=True)
+        self._add("score", 1, "the game's score per seat at the end", "book", owner=True)
+        self._add("evc", len(self.events), "event counts this game", "book")
+        self._add("mask", 1, "the winners of the finished game, a bit per seat", "book")
+        self._add("length", 1, "the finished game's length (turns or rounds)", "book")
+        self._add("unfinished", 1, "1 when the game hit its cap", "book")
+        self._add("end", 1, "how the game ended (an index into END_NAMES)", "book")
+        self._add("nev", 1, "events written to the trace buffer", "book")
+        del P
+        return self.zones_end
+
+    def scratch(self, name: str, size: int, help: str) -> int:
+        """Working memory of the rules or of strategies (never a zone: a strategy's
+        memory is not part of the table)."""
+        return self._add(name, size, help, "scratch")
+
+    def book(self, name: str, size: int, help: str, *, owner=False) -> int:
+        """Per-game bookkeeping of the game's own (cleared with the game)."""
+        return self._add(name, size, help, "book", owner=owner)
+
+    def _section(self) -> str:
+        return "zones" if self.zones_end is None else "book"
+
+    # ------------------------------------------------------------ sealing
+    def seal(self, namespace: dict | None = None) -> "Schema":
+        """Finish the layout; with ``namespace`` (a layout module's ``globals()``) also
+        define there every derived constant: ``S_<PART>``, ``R_<RULE>``, ``S_RULES``,
+        ``N_RULES``, ``ZONES_END``, ``S_SIZE``, ``EVW``, ``TRACE_ROW``, ``N_EV``, the
+        decision numbers ``D_<DECISION>`` and ``ENGINE`` (the tuple the engine reads)."""
+        if self.zones_end is None:
+            raise SchemaError(f"{self.game}: seal() before end_zones()")
+        if not self.rule_names:
+            raise SchemaError(f"{self.game}: no rule slots declared")
+        self.sealed = True
+        self.check()
+        if namespace is not None:
+            consts = self.constants()
+            clash = [k for k in consts if k in namespace and namespace[k] != consts[k]]
+            if clash:
+                raise SchemaError(f"{self.game}: the layout module already defines {', '.join(clash)} "
+                                  "differently: offsets come from the schema only")
+            namespace.update(consts)
+        return self
+
+    def check(self) -> None:
+        """Every part inside the array, none overlapping another (by construction, and
+        checked again here because a layout is the one thing that must never be wrong)."""
+        end = 0
+        for p in sorted(self.parts.values(), key=lambda p: p.offset):
+            if p.offset < end:
+                raise SchemaError(f"{self.game}: part '{p.name}' overlaps the part before it")
+            end = p.offset + p.words
+        if end != self.size:
+            raise SchemaError(f"{self.game}: parts end at {end}, the state has {self.size} words")
+        if not (self.parts["rng"].offset == 0):
+            raise SchemaError(f"{self.game}: the generator must come first")
+
+    @property
+    def trace_row(self) -> int:
+        return EVW + self.zones_end
+
+    def constants(self) -> dict[str, int]:
+        c: dict[str, Any] = {}
+        for p in self.parts.values():
+            c["S_" + p.name.upper()] = p.offset
+        c["S_RULES"] = self.parts["rules"].offset
+        c["N_RULES"] = len(self.rule_names)
+        for i, r in enumerate(self.rule_names):
+            c["R_" + r.upper()] = c["S_RULES"] + i
+        c["ZONES_END"] = self.zones_end
+        c["S_SIZE"] = self.size
+        c["EVW"] = EVW
+        c["TRACE_ROW"] = self.trace_row
+        c["N_EV"] = len(self.events)
+        c["DONE"] = DONE
+        for i, (name, _) in enumerate(self.decisions):
+            c["D_" + name.upper()] = i + 1
+        c["ENGINE"] = self.engine_tuple()
+        return c
+
+    def engine_tuple(self) -> tuple:
+        """The offsets the shared engine reads, as one tuple argument (see sim/engine.py)."""
+        o = {n: p.offset for n, p in self.parts.items()}
+        return EngineLayout(self.size, self.trace_row, o["rules"], len(self.rule_names), o["phase"],
+                            o["actor"], o["held"], o["played"], o["score"], o["evc"], o["mask"],
+                            o["length"], o["unfinished"], o["end"], o["nev"], self.zones_end)
+
+    # ------------------------------------------------------------ reading states
+    def new_state(self, rules_vector: np.ndarray | None = None, capacity: int = 0) -> np.ndarray:
+        """A zeroed state (with room for ``capacity`` trace events), rules copied in."""
+        st = np.zeros(self.size + capacity * self.trace_row, dtype=np.int64)
+        if rules_vector is not None:
+            st[self.parts["rules"].offset:][:len(rules_vector)] = rules_vector
+        return st
+
+    def read(self, st: np.ndarray, name: str, seat: int | None = None) -> np.ndarray:
+        """The words of part ``name`` (seat's block for a per-seat part); a pile comes
+        back as its cards only (its counter says how many)."""
+        p = self.parts[name]
+        words = st[p.block(seat)]
+        if p.encoding == PILE:
+            cp = self.parts[p.count]
+            n = int(st[cp.offset + (seat if cp.owner else 0)])
+            words = words[:n]
+        return words
+
+    def value(self, st: np.ndarray, name: str, seat: int | None = None) -> int:
+        """A counter's value (seat's, for a per-seat counter)."""
+        p = self.parts[name]
+        return int(st[p.offset + (seat if p.owner else 0)])
+
+    def write(self, st: np.ndarray, name: str, values, seat: int | None = None) -> None:
+        """Set part ``name`` for a hand-built test state: a pile's cards (its counter is
+        set too), a counts zone's counts, or a counter's value."""
+        p = self.parts[name]
+        if p.size == 1 and np.ndim(values) == 0:
+            st[p.offset + (seat if p.owner else 0)] = int(values)
+            return
+        values = np.asarray(values, dtype=np.int64)
+        if len(values) > p.size:
+            raise ValueError(f"{self.game}: {len(values)} values do not fit part '{name}' ({p.size} words)")
+        blk = p.block(seat)
+        st[blk] = -1 if p.encoding == SLOTS else 0
+        st[blk.start:blk.start + len(values)] = values
+        if p.encoding == PILE:
+            cp = self.parts[p.count]
+            st[cp.offset + (seat if cp.owner else 0)] = len(values)
+
+    def cards(self, st: np.ndarray, name: str, seat: int | None = None,
+              card_type: Callable[[int], int] | None = None) -> list[int]:
+        """The card codes in a PILE, COUNTS or SLOTS zone (COUNTS: each type repeated by
+        its count).  TABLE zones are game-specific: the game's ``zone_cards`` reads them."""
+        p = self.parts[name]
+        if p.encoding == PILE:
+            return [int(c) for c in self.read(st, name, seat)]
+        if p.encoding == COUNTS:
+            w = st[p.block(seat)]
+            return [t for t in range(p.size) for _ in range(int(w[t]))]
+        if p.encoding == SLOTS:
+            return [int(c) for c in st[p.block(seat)] if c >= 0]
+        raise ValueError(f"{self.game}: zone '{name}' is a {p.encoding} zone: the game decodes it")
+
+    def zone_parts(self) -> list[Part]:
+        return [p for p in self.parts.values() if p.section == "zones" and p.encoding != VALUES]
+
+    def hidden_from(self, seat: int, players: int) -> list[tuple[str, int | None]]:
+        """The zones (name, owner seat or None) whose cards ``seat`` cannot see: every
+        NOBODY zone, and every OWNER zone of another seat."""
+        out = []
+        for p in self.zone_parts():
+            if p.visible == NOBODY:
+                out += [(p.name, s) for s in range(players)] if p.owner else [(p.name, None)]
+            elif p.visible == OWNER:
+                out += [(p.name, s) for s in range(players) if s != seat]
+        return out
+
+    def describe(self) -> str:
+        """The layout as a table (for docs and debugging)."""
+        rows = [f"{'offset':>6}  {'words':>5}  {'part':<14} {'visible':<7} {'holds':<7} help"]
+        for p in self.parts.values():
+            per = f"{p.size}x{self.maxp}" if p.owner else str(p.size)
+            rows.append(f"{p.offset:>6}  {per:>5}  {p.name:<14} {p.visible:<7} {p.encoding:<7} {p.help}")
+        return "\n".join(rows)
+
+
+EngineLayout = namedtuple("EngineLayout", "size trace_row rules n_rules phase actor held played "
+                                          "score evc mask length unfinished end nev zones_end")
