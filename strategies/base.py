@@ -3,10 +3,34 @@
 Inside a kernel a seat's strategy is an integer id plus a row of float parameters;
 ``Strategy`` is the Python face of one id: its name, what it does, and its named
 parameters with defaults and bounds (the bounds are what a parameter search explores).
+
+A game's strategy module declares each strategy once, by name, next to its code::
+
+    GREEDY = Strategy("greedy", "Builds whenever it can ...", (
+        Param("steal", 0, 0, 1, "1: steals a floor card before building with a joker", True),
+    ))
+    P_GREEDY = GREEDY.at               # parameter slots by name: p[P_GREEDY.steal]
+
+    @helper("ACT(ST, int64, PAR)")
+    def greedy(st, me, p):
+        if p[P_GREEDY.steal] > 0: ...
+
+and registers them all at the bottom with the function answering each decision::
+
+    STRATEGIES = register(L.S, (REFERENCE, {"play": reference}), (GREEDY, {"play": greedy}))
+    ID = ids(STRATEGIES)               # ID.greedy: the derived id
+
+The ids are the registration order.  ``register`` refuses (at import) a strategy that
+does not answer every decision of the game's schema, and ``check_dispatch`` refuses a
+compiled dispatch (``choose``) that lacks the branch of a registered strategy, so a
+strategy can never fall through to another one's code.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import inspect
+import re
+from collections import namedtuple
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -28,9 +52,18 @@ class Param:
 @dataclass(frozen=True)
 class Strategy:
     name: str
-    id: int
     help: str
     params: tuple[Param, ...] = field(default_factory=tuple)
+    id: int = -1                 # derived by ``register``: the registration order
+    decisions: tuple[tuple[str, str], ...] = ()  # (decision, function name), by register
+
+    @property
+    def at(self):
+        """Parameter slots by name (a namedtuple numba reads as constants)."""
+        if len(self.params) > MAX_PARAMS:
+            raise InputError(f"strategy '{self.name}' declares {len(self.params)} parameters: at most {MAX_PARAMS}")
+        return namedtuple("Params_" + self.name, [p.name for p in self.params] or ["none_"])(
+            *range(max(1, len(self.params))))
 
     def row(self, overrides: dict[str, float] | None = None) -> np.ndarray:
         """The float parameter row the kernel reads, defaults updated by ``overrides``."""
@@ -98,3 +131,51 @@ def parse_strategies(spec: str | list[str] | None, registry: dict[str, Strategy]
         strat.row(dict(overrides))  # validates names and ranges
         seats.append(SeatStrategy(strat, tuple((k, float(v)) for k, v in overrides)))
     return [seats[i % len(seats)] for i in range(players)]
+
+
+class RegistryError(Exception):
+    """A game's strategies cannot be registered as declared (raised at import)."""
+
+
+def register(schema, *entries) -> tuple[Strategy, ...]:
+    """The game's strategies with derived ids (the order given).  Each entry is
+    ``(Strategy, {decision: compiled function})`` and must answer every decision the
+    game's schema declares, and nothing else."""
+    wanted = [d for d, _ in schema.decisions]
+    out, names = [], set()
+    for i, (strat, answers) in enumerate(entries):
+        if strat.name in names:
+            raise RegistryError(f"{schema.game}: strategy '{strat.name}' registered twice")
+        names.add(strat.name)
+        missing = [d for d in wanted if d not in answers]
+        extra = [d for d in answers if d not in wanted]
+        if missing or extra:
+            raise RegistryError(f"{schema.game}: strategy '{strat.name}' "
+                                + (f"answers no {', '.join(missing)} decision" if missing else
+                                   f"answers unknown decisions {', '.join(extra)}")
+                                + f" (the game's decisions: {', '.join(wanted)})")
+        strat.at  # noqa: B018 - checks the parameter count
+        fns = tuple((d, getattr(answers[d], "__name__", str(answers[d]))) for d in wanted)
+        out.append(replace(strat, id=i, decisions=fns))
+    return tuple(out)
+
+
+def ids(strategies: tuple[Strategy, ...]):
+    """Every strategy's id by name (a namedtuple numba reads as constants)."""
+    return namedtuple("Ids", [s.name for s in strategies])(*(s.id for s in strategies))
+
+
+def check_dispatch(dispatch, strategies: tuple[Strategy, ...], decision: str) -> None:
+    """Refuse (at import) a compiled dispatch for ``decision`` that does not call every
+    registered strategy's function for it under its own id: it must read
+    ``if sid == ID.<name>: return <function>(...)`` for each strategy (the last one may be
+    the final ``return``)."""
+    fn = getattr(dispatch, "py_func", dispatch)
+    src = inspect.getsource(fn)
+    for strat in strategies:
+        func = dict(strat.decisions)[decision]
+        branch = re.search(rf"sid == ID\.{strat.name}\b[^\n]*:\s*\n\s*return {func}\(", src)
+        last = strat is strategies[-1] and re.search(rf"\n\s*return {func}\([^\n]*\)\s*$", src.rstrip() + "\n")
+        if not (branch or last):
+            raise RegistryError(f"{fn.__module__}.{fn.__name__}: no branch 'if sid == ID.{strat.name}: "
+                                f"return {func}(...)' for the {decision} decision of strategy '{strat.name}'")

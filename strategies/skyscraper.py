@@ -4,7 +4,9 @@ Each strategy is one compiled function ``(st, me, p) -> (kind, a, b, c)``
 called repeatedly during a seat's play step until it returns ``A_STOP``; ``p`` is the
 seat's parameter row, read by the names in its ``Strategy`` entry below.  The kernel
 checks every action for legality, so a bug here is an error, never a silent cheat.
-To add one: copy a neighbour, give it the next id, add a branch to ``choose``.
+To add one: copy a neighbour (its ``Strategy`` entry, parameters read by name through
+``P_<NAME>``), register it at the bottom and add its branch to ``choose`` (an import
+error names a missing one).
 """
 
 from cardlab.sim.jit import helper, inline
@@ -17,7 +19,8 @@ from cardlab.sim.skyscraper.layout import (
     TRUCK, FL_DOGS, FL_V0, FW, MAXF, NT,
 )
 from cardlab.sim.skyscraper.moves import floors, hand_size, held, legal, top_dogs, top_value
-from cardlab.strategies.base import Param, Strategy
+from cardlab.sim.skyscraper import layout as L
+from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
 
 STOP = (A_STOP, 0, 0, 0)
 
@@ -124,6 +127,10 @@ def rob(st, me, o):
 # ---------------------------------------------------------------- reference
 
 
+REFERENCE = Strategy("reference", "The exact reference strategy of shared/reference/skyscraper.md "
+                     "(alone: also discards dead attack/skip cards).")
+
+
 @helper("ACT(ST, int64, PAR)")
 def reference(st, me, p):
     """../shared/reference/skyscraper.md, to the letter.  Written flat, reading the state
@@ -196,6 +203,9 @@ def reference(st, me, p):
 # ---------------------------------------------------------------- random
 
 
+RANDOM = Strategy("random", "Uniform over the legal actions at each decision, stopping included.")
+
+
 @helper("ACT(ST, int64, PAR)")
 def random(st, me, p):
     """Uniform over the legal actions, stopping included."""
@@ -206,12 +216,27 @@ def random(st, me, p):
 # ---------------------------------------------------------------- greedy
 
 
+GREEDY = Strategy("greedy", "Builds whenever it can (a natural pair, then a joker beside its "
+                  "highest floor card), otherwise places a dog on its unguarded top floor (guard=1) "
+                  "and robs the fullest hand with a thief or the super thief; never steals, "
+                  "demolishes or skips (build-only) unless steal=1.", (
+                      Param("steal", 0, 0, 1, "0: never steals a floor card (build-only); 1: when it "
+                            "has no natural pair, steals from an unguarded top floor (the tallest "
+                            "tower first, then in turn order) before building with a joker", True),
+                      Param("thief_min_cards", 1, 1, 8, "play a thief or the super thief only on a "
+                            "fullest opponent hand of at least this many cards", True),
+                      Param("guard", 1, 0, 1, "1: place a dog on its own unguarded top floor when it "
+                            "cannot build; 0: never plays dogs", True),
+                  ))
+P_GREEDY = GREEDY.at
+
+
 @helper("ACT(ST, int64, PAR)")
 def greedy(st, me, p):
     """Builds whenever it can (a natural pair, then a joker); otherwise guards its top
     floor (guard) and robs the fullest hand with thieves.  Never attacks a tower unless
     steal > 0, which adds stealing a floor card between the pair and the joker."""
-    steal, thief_min_cards, guard = p[0], p[1], p[2]
+    steal, thief_min_cards, guard = p[P_GREEDY.steal], p[P_GREEDY.thief_min_cards], p[P_GREEDY.guard]
     act = pair_build(st, me)
     if act[0] != A_STOP:
         return act
@@ -274,10 +299,21 @@ def _attack(st, me, o, lead_margin, skip_floors):
     return STOP
 
 
+AGGRESSIVE = Strategy("aggressive", "Attacks and slows the leader: steals from it, bones its dog, "
+                      "hammers or wrecks its top floor, robs it, skips it.", (
+                          Param("lead_margin", 0, -3, 3, "demolish only when the leader has at least my floors + this", True),
+                          Param("skip_floors", 1, 0, 12, "play skip cards when the leader has at least this many floors", True),
+                          Param("attack_first", 1, 0, 1, "1: attack before building; 0: build first", True),
+                      ))
+P_AGGRESSIVE = AGGRESSIVE.at
+
+
 @helper("ACT(ST, int64, PAR)")
 def aggressive(st, me, p):
     """Attacks and slows the leader: steals, hammers, the ball, thieves and skips."""
-    lead_margin, skip_floors, attack_first = p[0], p[1], p[2]
+    lead_margin = p[P_AGGRESSIVE.lead_margin]
+    skip_floors = p[P_AGGRESSIVE.skip_floors]
+    attack_first = p[P_AGGRESSIVE.attack_first]
     if st[R_PLAYERS] == 1:
         act = pair_build(st, me)
         if act[0] == A_STOP:
@@ -303,11 +339,19 @@ def aggressive(st, me, p):
 # ---------------------------------------------------------------- defensive
 
 
+DEFENSIVE = Strategy("defensive", "Builds, guards its top floor with dogs, keeps bones, the ball "
+                     "and skips for a rival close to winning; robs only to refill a thin hand.", (
+                         Param("threat", 2, 0, 12, "a rival with at least floors_to_win - threat floors is a threat", True),
+                         Param("keep_hand", 4, 0, 12, "play thieves only while my hand is smaller than this", True),
+                     ))
+P_DEFENSIVE = DEFENSIVE.at
+
+
 @helper("ACT(ST, int64, PAR)")
 def defensive(st, me, p):
     """Guards its top floor with dogs; keeps bones, the ball and skips for real threats
     (a rival within ``threat`` floors of winning); thieves only to refill a thin hand."""
-    threat, keep_hand = p[0], p[1]
+    threat, keep_hand = p[P_DEFENSIVE.threat], p[P_DEFENSIVE.keep_hand]
     act = pair_build(st, me)
     if act[0] == A_STOP and st[R_PLAYERS] > 1:
         act = steal_from(st, me, rival(st, me))
@@ -336,44 +380,24 @@ def defensive(st, me, p):
 
 # ---------------------------------------------------------------- registry and dispatch
 
-STRATEGIES = (
-    Strategy("reference", 0, "The exact reference strategy of shared/reference/skyscraper.md "
-             "(alone: also discards dead attack/skip cards)."),
-    Strategy("random", 1, "Uniform over the legal actions at each decision, stopping included."),
-    Strategy("greedy", 2, "Builds whenever it can (a natural pair, then a joker beside its "
-             "highest floor card), otherwise places a dog on its unguarded top floor (guard=1) "
-             "and robs the fullest hand with a thief or the super thief; never steals, "
-             "demolishes or skips (build-only) unless steal=1.", (
-                 Param("steal", 0, 0, 1, "0: never steals a floor card (build-only); 1: when it "
-                       "has no natural pair, steals from an unguarded top floor (the tallest "
-                       "tower first, then in turn order) before building with a joker", True),
-                 Param("thief_min_cards", 1, 1, 8, "play a thief or the super thief only on a "
-                       "fullest opponent hand of at least this many cards", True),
-                 Param("guard", 1, 0, 1, "1: place a dog on its own unguarded top floor when it "
-                       "cannot build; 0: never plays dogs", True),
-             )),
-    Strategy("aggressive", 3, "Attacks and slows the leader: steals from it, bones its dog, "
-             "hammers or wrecks its top floor, robs it, skips it.", (
-                 Param("lead_margin", 0, -3, 3, "demolish only when the leader has at least my floors + this", True),
-                 Param("skip_floors", 1, 0, 12, "play skip cards when the leader has at least this many floors", True),
-                 Param("attack_first", 1, 0, 1, "1: attack before building; 0: build first", True),
-             )),
-    Strategy("defensive", 4, "Builds, guards its top floor with dogs, keeps bones, the ball "
-             "and skips for a rival close to winning; robs only to refill a thin hand.", (
-                 Param("threat", 2, 0, 12, "a rival with at least floors_to_win - threat floors is a threat", True),
-                 Param("keep_hand", 4, 0, 12, "play thieves only while my hand is smaller than this", True),
-             )),
-)
+STRATEGIES = register(L.S, (REFERENCE, {"play": reference}), (RANDOM, {"play": random}),
+                      (GREEDY, {"play": greedy}), (AGGRESSIVE, {"play": aggressive}),
+                      (DEFENSIVE, {"play": defensive}))
+ID = ids(STRATEGIES)
 
 
 @inline
 def choose(sid, st, me, p):
-    if sid == 0:
+    """The seat's strategy answers the pending decision (Skyscraper has one: D_PLAY)."""
+    if sid == ID.reference:
         return reference(st, me, p)
-    if sid == 1:
+    if sid == ID.random:
         return random(st, me, p)
-    if sid == 2:
+    if sid == ID.greedy:
         return greedy(st, me, p)
-    if sid == 3:
+    if sid == ID.aggressive:
         return aggressive(st, me, p)
     return defensive(st, me, p)
+
+
+check_dispatch(choose, STRATEGIES, "play")
