@@ -1,9 +1,12 @@
 """What every game module provides to the runner, the CLI and the analysis layer.
 
 A game is a ``Game`` subclass in ``sim/<game>/__init__.py``: its knobs and player
-range, how knob values become the kernel's rule vector, its card types, its tally
-layout, its compiled ``run_games`` kernel and how to decode a trace.  The kernel
-module is imported lazily, so listing games or knobs never compiles anything.
+range, how knob values become the rule vector, its card types, its tally layout, and
+how to decode a trace; its state is declared by the schema in ``layout.py``
+(``Game.schema``), and its rules are the model in ``kernel.py`` (``Game.model()``):
+``setup``, ``legal``, ``step``, ``play_on`` and ``run_games`` (the shared engine bound
+to the game).  The kernel module is imported lazily, so listing games or knobs never
+compiles anything.
 """
 from __future__ import annotations
 
@@ -81,9 +84,19 @@ class Game:
         mod = importlib.import_module(self.strategy_module)
         return {s.name: s for s in mod.STRATEGIES}
 
-    # ------------------------------------------------------------ kernel
+    # ------------------------------------------------------------ the model
+    @property
+    def schema(self):
+        """The declared state (``sim/schema.py``): parts, offsets, visibility."""
+        return self.layout.S
+
+    def model(self):
+        """The compiled model module: ``setup(st)``, ``legal(st)`` (the pending decision's
+        actions into the action buffer), ``step(st, act)``, ``play_on(st, sids, params)``."""
+        return importlib.import_module(self.kernel_module)
+
     def kernel(self):
-        return importlib.import_module(self.kernel_module).run_games
+        return self.model().run_games
 
     def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
         """(events recorded, event rows, zone snapshots) of a trace-mode state: after

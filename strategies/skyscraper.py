@@ -18,7 +18,7 @@ from cardlab.sim.skyscraper.layout import (
     R_PLAYERS, R_SOLO_DISCARD, S_ACTS, S_HAND, S_HSIZE, S_NFL, S_TOWER, SHAKE, SUPER, THIEF,
     TRUCK, FL_DOGS, FL_V0, FW, MAXF, NT,
 )
-from cardlab.sim.skyscraper.moves import floors, hand_size, held, legal, top_dogs, top_value
+from cardlab.sim.skyscraper.moves import floors, hand_size, held, legal_actions, top_dogs, top_value
 from cardlab.sim.skyscraper import layout as L
 from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
 
@@ -203,13 +203,19 @@ def reference(st, me, p):
 # ---------------------------------------------------------------- random
 
 
-RANDOM = Strategy("random", "Uniform over the legal actions at each decision, stopping included.")
+RANDOM = Strategy("random", "Uniform over the legal actions at each decision, stopping included "
+                  "(a natural pair counted once, whichever card lies first).")
 
 
 @helper("ACT(ST, int64, PAR)")
 def random(st, me, p):
-    """Uniform over the legal actions, stopping included."""
-    o = S_ACTS + 4 * below(st, legal(st))
+    """Uniform over the legal actions, stopping included (a natural pair counted once,
+    whichever card lies first)."""
+    n = legal_actions(st, me, False)
+    i = below(st, n + 1)
+    if i == n:
+        return STOP
+    o = S_ACTS + 4 * i
     return (st[o], st[o + 1], st[o + 2], st[o + 3])
 
 

@@ -154,7 +154,7 @@ def test_joker_cannot_be_the_card_played_to_steal():
     st = make_state(2, hands={0: ["J", "J"]}, towers={1: [fl("F3", "F6")]})
     for k in (0, 1):
         assert not legal(st, 0, L.A_STEAL, 1, k, L.J)
-    assert legal_actions(st, 0) == 0
+    assert legal_actions(st, 0, False) == 0
     assert ref(st) == STOP
 
 
@@ -168,7 +168,7 @@ def test_two_jokers_never_make_a_floor():
     st = make_state(2, hands={0: ["J", "J"]})
     for c in range(0, 12):
         assert not legal(st, 0, L.A_BUILD, L.J, L.J, c)
-    assert legal_actions(st, 0) == 0
+    assert legal_actions(st, 0, False) == 0
     assert ref(st) == STOP
     # with a floor card the joker builds, one joker only
     st = make_state(2, hands={0: ["J", "J", "F4"]})
@@ -746,7 +746,7 @@ def _all_legal(st, me, players, fmax):
 
 
 def _listed(st, me):
-    n = int(legal_actions(st, me))
+    n = int(legal_actions(st, me, False))
     acts = st[L.S_ACTS:L.S_ACTS + 4 * n].reshape(n, 4)
     out = set()
     for kind, a, b, c in acts.tolist():
@@ -781,7 +781,7 @@ def test_random_strategy_only_plays_legal_actions(knobs):
         me = int(gen.integers(0, players))
         st[L.S_ACTOR] = me  # the random strategy asks the model for the pending seat's actions
         _, params = strategy_arrays(1, players)
-        n_legal = int(legal_actions(st, me))
+        n_legal = int(legal_actions(st, me, False))
         for _ in range(12):
             kind, a, b, c = (int(x) for x in choose(1, st, me, params[me]))
             seen[kind] += 1

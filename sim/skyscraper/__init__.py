@@ -110,29 +110,22 @@ class Skyscraper(Game):
 
     # ------------------------------------------------------------ traces
     def zones(self, snap: np.ndarray, players: int) -> dict:
-        """Every zone of a state snapshot, cards as rule-page codes."""
-        code = L.card_code
-        nd, nx = int(snap[L.S_DRAW_N]), int(snap[L.S_DISC_N])
-        hands, towers = [], []
+        """Every zone of a state snapshot, cards as rule-page codes (read by name through
+        the schema; a tower's rows are Skyscraper's own)."""
+        code, S = L.card_code, L.S
+        towers = []
         for s in range(players):
-            h = []
-            for t in range(L.NT):
-                h += [code(t)] * int(snap[L.S_HAND + s * L.NT + t])
-            hands.append(h)
-            tower = []
-            for f in range(int(snap[L.S_NFL + s])):
-                o = L.S_TOWER + (s * L.MAXF + f) * L.FW
-                dogs = int(snap[o + L.FL_DOGS])
-                tower.append({"cards": [code(int(snap[o + L.FL_T0])), code(int(snap[o + L.FL_T1]))],
-                              "values": [int(snap[o + L.FL_V0]), int(snap[o + L.FL_V1])],
-                              "dog": dogs > 0, "dogs": dogs, "guards": [code(L.DOG)] * dogs})
-            towers.append(tower)
+            rows = S.read(snap, "tower", s).reshape(L.MAXF, L.FW)[:S.value(snap, "nfl", s)]
+            towers.append([{"cards": [code(int(f[L.FL_T0])), code(int(f[L.FL_T1]))],
+                            "values": [int(f[L.FL_V0]), int(f[L.FL_V1])],
+                            "dog": int(f[L.FL_DOGS]) > 0, "dogs": int(f[L.FL_DOGS]),
+                            "guards": [code(L.DOG)] * int(f[L.FL_DOGS])} for f in rows])
         return {
-            "draw": [code(int(t)) for t in snap[L.S_DRAW:L.S_DRAW + nd][::-1]],
-            "discard": [code(int(t)) for t in snap[L.S_DISC:L.S_DISC + nx]],
-            "hands": hands,
+            "draw": [code(t) for t in S.cards(snap, "draw")[::-1]],
+            "discard": [code(t) for t in S.cards(snap, "disc")],
+            "hands": [[code(t) for t in S.cards(snap, "hand", s)] for s in range(players)],
             "towers": towers,
-            "skips": [int(snap[L.S_SKIP + s]) for s in range(players)],
+            "skips": [S.value(snap, "skip", s) for s in range(players)],
         }
 
     def decode_trace(self, rules, players, st):

@@ -256,17 +256,21 @@ def _put(st, n, kind, a, b, c):
     return n + 1
 
 
-@helper("int64(ST, int64)")
-def legal_actions(st, me):
-    """Write every distinct legal action except STOP into the action buffer; return
-    how many.  Used by the ``random`` strategy (uniform over legal actions).
-    Every candidate is listed first, then the buffer keeps those ``is_legal`` accepts."""
+@helper("int64(ST, int64, boolean)")
+def legal_actions(st, me, both_orders):
+    """Write every legal action except STOP into the action buffer; return how many.
+    Every candidate is listed first, then the buffer keeps those ``is_legal`` accepts.
+    A natural pair can be laid in either order (which card is floor card 0 matters to a
+    later steal): ``both_orders`` lists both, as the model's ``legal`` must; without it
+    each value pair is listed once, as the ``random`` strategy has always drawn them."""
     P = st[R_PLAYERS]
     fsum = st[R_FLOOR_SUM]
     fmax = st[R_FLOOR_MAX]
     n = 0
     for va in range(1, fmax + 1):  # builds: each value pair once, and each card + joker
         if va <= fsum - va:
+            n = _put(st, n, A_BUILD, F0 + va, F0 + fsum - va, 0)
+        elif both_orders:
             n = _put(st, n, A_BUILD, F0 + va, F0 + fsum - va, 0)
         n = _put(st, n, A_BUILD, F0 + va, J, fsum - va)
     n = _put(st, n, A_DOG, 0, 0, 0)
@@ -293,7 +297,7 @@ def legal_actions(st, me):
 def legal(st):
     """The model's ``legal``: every legal action of the pending ``D_PLAY`` into the
     action buffer (4 numbers each, from ``S_ACTS``), stopping last; returns how many."""
-    n = legal_actions(st, st[S_ACTOR])
+    n = legal_actions(st, st[S_ACTOR], True)
     _put(st, n, A_STOP, 0, 0, 0)
     return n + 1
 

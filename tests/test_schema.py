@@ -1,0 +1,191 @@
+"""The game model's declarations: the state schema lays parts out without overlap and
+refuses bad ones at import, reads and writes states by name, knows what a seat cannot
+see; the strategy registry derives ids and refuses a strategy or a dispatch that would
+fall through; the package installs under ``cardlab.`` only."""
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from cardlab.sim.registry import game_ids, get_game
+from cardlab.sim.schema import COUNTS, NOBODY, OWNER, PILE, SLOTS, Schema, SchemaError
+from cardlab.strategies.base import Param, RegistryError, Strategy, check_dispatch, ids, register
+
+
+def _schema(decisions=(("play", "kind,a,b,c"),)):
+    S = Schema("toy", maxp=3, n_types=4, events=("deal", "draw"), ends=("win", "cap"),
+               decisions=decisions)
+    S.rules("players", "hand_size")
+    S.counter("draw_n", "cards in the draw pile")
+    S.seats("score_now", "points so far")
+    S.zone("hand", 4, "counts by type", owner=True, visible=OWNER, encoding=COUNTS)
+    S.zone("draw", 10, "draw pile", visible=NOBODY, encoding=PILE, count="draw_n")
+    S.zone("offer", 3, "face-up offer", encoding=SLOTS)
+    S.end_zones()
+    S.scratch("acts", 8, "action buffer")
+    return S
+
+
+def test_offsets_are_derived_in_order_and_never_overlap():
+    ns = {}
+    S = _schema().seal(ns)
+    assert ns["S_RNG"] == 0 and ns["S_RULES"] == 4 and ns["N_RULES"] == 2
+    assert ns["R_PLAYERS"] == 4 and ns["R_HAND_SIZE"] == 5
+    assert ns["S_DRAW_N"] == 6 and ns["S_SCORE_NOW"] == 7 and ns["S_HAND"] == 10
+    assert ns["S_DRAW"] == ns["S_HAND"] + 3 * 4 and ns["S_OFFER"] == ns["S_DRAW"] + 10
+    assert ns["S_PHASE"] == ns["S_OFFER"] + 3 and ns["S_ACTOR"] == ns["S_PHASE"] + 1
+    assert ns["ZONES_END"] == ns["S_ACTOR"] + 1 == ns["S_HELD"]
+    assert ns["S_SIZE"] == ns["S_ACTS"] + 8 and ns["D_PLAY"] == 1 and ns["TRACE_ROW"] == 9 + ns["ZONES_END"]
+    spans = sorted((p.offset, p.offset + p.words) for p in S.parts.values())
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:])) and spans[-1][1] == S.size
+    assert ns["ENGINE"].size == S.size and ns["ENGINE"].phase == ns["S_PHASE"]
+
+
+@pytest.mark.parametrize("bad,message", [
+    (lambda S: S.counter("draw_n", "again"), "declared twice"),
+    (lambda S: S.zone("bad", 0, "empty"), "positive integer"),
+    (lambda S: S.zone("bad", 2.5, "fractional"), "positive integer"),
+    (lambda S: S.zone("pile", 4, "no counter", encoding=PILE), "counter"),
+    (lambda S: S.zone("pile", 4, "unknown counter", encoding=PILE, count="nope"), "not declared"),
+    (lambda S: S.zone("secret", 4, "no owner", visible=OWNER), "no owner"),
+])
+def test_bad_parts_are_refused_naming_the_part(bad, message):
+    S = Schema("toy", maxp=2, n_types=2, events=("e",), ends=("x",), decisions=(("play", "a"),))
+    S.rules("players")
+    S.counter("draw_n", "n")
+    with pytest.raises(SchemaError, match=message):
+        bad(S)
+
+
+def test_sealing_checks_the_whole_declaration():
+    S = Schema("toy", maxp=2, n_types=2, events=("e",), ends=("x",), decisions=(("play", "a"),))
+    S.rules("players")
+    with pytest.raises(SchemaError, match="before end_zones"):
+        S.seal()
+    with pytest.raises(SchemaError, match="'players'"):
+        Schema("t", maxp=2, n_types=2, events=(), ends=(), decisions=()).rules("hand_size")
+    S.end_zones()
+    S.seal()
+    with pytest.raises(SchemaError, match="after seal"):
+        S.scratch("late", 1, "too late")
+    # a layout module that defines an offset by hand, differently, is refused
+    with pytest.raises(SchemaError, match="differently"):
+        _schema().seal({"S_HAND": 3})
+
+
+def test_states_are_read_and_written_by_name():
+    S = _schema().seal()
+    st = S.new_state(np.array([3, 5]))
+    assert list(S.read(st, "rules")) == [3, 5]
+    S.write(st, "draw", [1, 2, 3])
+    S.write(st, "hand", [0, 2, 1, 0], seat=1)
+    S.write(st, "offer", [3])
+    S.write(st, "score_now", 7, seat=2)
+    assert S.cards(st, "draw") == [1, 2, 3] and S.value(st, "draw_n") == 3
+    assert S.cards(st, "hand", seat=1) == [1, 1, 2] and S.cards(st, "hand", seat=0) == []
+    assert S.cards(st, "offer") == [3] and S.value(st, "score_now", 2) == 7
+    with pytest.raises(ValueError, match="do not fit"):
+        S.write(st, "offer", [1, 2, 3, 4])
+
+
+def test_what_a_seat_cannot_see():
+    S = _schema().seal()
+    assert S.hidden_from(0, 3) == [("hand", 1), ("hand", 2), ("draw", None)]
+    assert S.hidden_from(2, 2) == [("hand", 0), ("hand", 1), ("draw", None)]
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_game_declares_its_state(game_id):
+    """Every shipped game's layout comes from a sealed schema whose constants are the
+    module's, with its hands hidden from other seats and its draw pile from everyone."""
+    game = get_game(game_id)
+    S = game.layout.S
+    assert S.sealed and S.game == game_id
+    for name, value in S.constants().items():
+        assert getattr(game.layout, name) == value, name
+    assert S.maxp == game.max_players and tuple(S.events) == tuple(game.event_names)
+    visible = {p.visible for p in S.zone_parts()}
+    assert NOBODY in visible  # at least a draw pile's order is hidden from everyone
+    assert S.hidden_from(0, game.max_players)
+
+
+# ---------------------------------------------------------------- strategy registry
+
+
+def _fn_a(st, me, p):
+    return (0, 0, 0, 0)
+
+
+def _fn_b(st, me, p):
+    return (1, 0, 0, 0)
+
+
+A = Strategy("alpha", "first", (Param("x", 1, 0, 2, "a knob"), Param("y", 0, 0, 1, "another")))
+B = Strategy("beta", "second")
+
+
+def test_ids_are_derived_and_parameters_read_by_name():
+    S = _schema().seal()
+    reg = register(S, (A, {"play": _fn_a}), (B, {"play": _fn_b}))
+    assert [(s.name, s.id) for s in reg] == [("alpha", 0), ("beta", 1)]
+    assert ids(reg).beta == 1 and A.at.x == 0 and A.at.y == 1
+    assert reg[0].row({"y": 1})[A.at.y] == 1
+
+
+def test_a_strategy_missing_a_decision_is_an_import_error():
+    S = _schema(decisions=(("play", "a"), ("bid", "b"))).seal()
+    with pytest.raises(RegistryError, match="'beta' answers no bid decision"):
+        register(S, (A, {"play": _fn_a, "bid": _fn_a}), (B, {"play": _fn_b}))
+    with pytest.raises(RegistryError, match="registered twice"):
+        register(S, (A, {"play": _fn_a, "bid": _fn_a}), (A, {"play": _fn_a, "bid": _fn_a}))
+
+
+def test_a_dispatch_without_a_strategys_branch_is_an_import_error(tmp_path):
+    S = _schema().seal()
+    reg = register(S, (A, {"play": _fn_a}), (B, {"play": _fn_b}))
+    src = tmp_path / "toy_dispatch.py"
+    src.write_text(textwrap.dedent("""
+        def good(sid, st, me, p):
+            if sid == ID.alpha:
+                return _fn_a(st, me, p)
+            return _fn_b(st, me, p)
+
+
+        def falls_through(sid, st, me, p):
+            if sid == ID.beta:
+                return _fn_b(st, me, p)
+            return _fn_b(st, me, p)
+    """))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import toy_dispatch
+    finally:
+        sys.path.remove(str(tmp_path))
+    check_dispatch(toy_dispatch.good, reg, "play")
+    with pytest.raises(RegistryError, match="no branch 'if sid == ID.alpha"):
+        check_dispatch(toy_dispatch.falls_through, reg, "play")
+
+
+# ---------------------------------------------------------------- installed names
+
+
+def test_only_cardlab_is_installed_at_the_top(tmp_path):
+    """From outside the checkout, ``cardlab.sim`` imports, and the checkout's folders do
+    not shadow PyPI's ``analysis``/``strategies``/``sim`` (whatever is found, if anything,
+    is not ours)."""
+    code = textwrap.dedent("""
+        import importlib, pathlib, sys
+        import cardlab.sim, cardlab.strategies.base, cardlab.analysis.stats
+        root = pathlib.Path(cardlab.sim.__file__).resolve().parent.parent
+        for name in ("analysis", "strategies", "sim"):
+            try:
+                m = importlib.import_module(name)
+            except ImportError:
+                continue
+            assert root not in pathlib.Path(m.__file__).resolve().parents, (name, m.__file__)
+        print("ok")
+    """)
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
