@@ -327,6 +327,14 @@ class Schema:
                 out += [(p.name, s) for s in range(players) if s != seat]
         return out
 
+    def hidden_cards(self, st: np.ndarray, seat: int, players: int) -> list[int]:
+        """The cards ``seat`` cannot see in state ``st``: the contents of every zone of
+        ``hidden_from`` (the pool a re-deal of what the seat does not know draws from)."""
+        out: list[int] = []
+        for name, owner in self.hidden_from(seat, players):
+            out += self.cards(st, name, owner)
+        return out
+
     def describe(self) -> str:
         """The layout as a table (for docs and debugging)."""
         rows = [f"{'offset':>6}  {'words':>5}  {'part':<14} {'visible':<7} {'holds':<7} help"]

@@ -94,6 +94,13 @@ def test_what_a_seat_cannot_see():
     S = _schema().seal()
     assert S.hidden_from(0, 3) == [("hand", 1), ("hand", 2), ("draw", None)]
     assert S.hidden_from(2, 2) == [("hand", 0), ("hand", 1), ("draw", None)]
+    st = S.new_state(np.array([3, 5]))
+    S.write(st, "draw", [3, 1])
+    S.write(st, "hand", [1, 0, 0, 2], seat=0)
+    S.write(st, "hand", [0, 1, 0, 0], seat=1)
+    S.write(st, "offer", [2])
+    assert sorted(S.hidden_cards(st, 0, 3)) == [1, 1, 3]      # seat 1's card, the draw pile
+    assert sorted(S.hidden_cards(st, 1, 3)) == [0, 1, 3, 3, 3]  # seat 0's four, the draw pile
 
 
 @pytest.mark.parametrize("game_id", game_ids())
