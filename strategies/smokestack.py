@@ -1,29 +1,34 @@
 """Smokestack strategies.
 
-The kernel asks a seat's strategy four separate questions, each a compiled function
-taking ``(st, me, p)`` (``p``: the seat's parameter row, read by the names in its
-``Strategy`` entry below) and dispatched by strategy id in the ``ask_*`` functions at
-the bottom:
+The game asks four questions (its schema's decisions, ``st[S_PHASE]``); each strategy
+answers each with its own compiled function taking ``(st, me, p)`` (``p``: the seat's
+parameter row, read by the names in its ``Strategy`` entry below):
 
-- ``sweep``  -> 1 to call a sweep, 0 not (every seat, before every turn, in seat order
-  from the mover; ``st[S_CUR]`` is the mover);
+- ``sweep``  -> 1 to call a sweep, 0 not (every seat that may still call, before every
+  turn, in seat order from the mover; ``st[S_CUR]`` is the mover);
 - ``double`` -> the layout declared a double chimney, or -1 (the mover, only when legal);
 - ``swap``   -> (A_SWAP, layout, layout slot, center slot) or (A_PASS, 0, 0, 0);
 - ``stall``  -> (a, b): the two center slots to replace (the next mover).
 
-The kernel checks every answer for legality, so a bug here is an error, never a silent
-cheat.  To add one: give it the next id and a branch in each ``ask_*``.
+``choose`` at the bottom dispatches on the pending decision, then on the strategy id, and
+returns the answer as the model's 4-number action.  The kernel checks every answer for
+legality, so a bug here is an error, never a silent cheat.  To add one: copy a
+neighbour (its ``Strategy`` entry, parameters read by name through ``P_<NAME>``, one
+function per decision), register it at the bottom and add its branch to each ``ask_*``
+(an import error names a missing one).
 """
 import numpy as np
 
 from cardlab.sim.jit import helper, inline
 from cardlab.sim.rng import below
+from cardlab.sim.smokestack import layout as L
 from cardlab.sim.smokestack.layout import (
-    A_PASS, A_SWAP, MAXL, R_MAX_LAYOUTS, R_PLAYERS, R_STRAIGHTS, RANKBIT, S_BEST, S_BSTAMP,
-    S_BVER, S_CENTER, S_CUR, S_LAY, S_NLAY, S_STOCK_N, STRAIGHT,
+    A_PASS, A_SWAP, D_DOUBLE, D_SWAP, D_SWEEP, MAXL, R_MAX_LAYOUTS, R_PLAYERS, R_STRAIGHTS,
+    RANKBIT, S_BEST, S_BSTAMP, S_BVER, S_CENTER, S_CUR, S_LAY, S_NLAY, S_PHASE, S_STOCK_N,
+    STRAIGHT,
 )
 from cardlab.sim.smokestack.moves import has_pair
-from cardlab.strategies.base import Param, Strategy
+from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
 
 PASS = (A_PASS, 0, 0, 0)
 
@@ -69,6 +74,11 @@ def first_pair(st, me):
 
 
 # ---------------------------------------------------------------- reference
+
+
+REFERENCE = Strategy("reference", "The exact reference strategy of shared/reference/smokestack.md: "
+                     "sweeps on a better left neighbour, doubles whenever legal, best strict-improvement "
+                     "swap, removes the least useful center cards on a stall.")
 
 
 @helper("int64(ST, int64)")
@@ -240,8 +250,13 @@ def reference_stall(st, me, p):
 # ---------------------------------------------------------------- random
 
 
+RANDOM = Strategy("random", "Uniform over the legal choices at each decision (sweep yes/no, double "
+                  "yes/no, any swap or the pass, any two stall slots).")
+
+
 @helper("int64(ST, int64, PAR)")
 def random_sweep(st, me, p):
+    """Yes or no with even odds."""
     return below(st, 2)
 
 
@@ -275,6 +290,7 @@ def random_swap(st, me, p):
 
 @helper("UniTuple(int64, 2)(ST, int64, PAR)")
 def random_stall(st, me, p):
+    """Two distinct slots, uniformly."""
     a = below(st, 4)
     b = below(st, 3)
     if b >= a:
@@ -282,10 +298,16 @@ def random_stall(st, me, p):
     return a, b
 
 
-# ---------------------------------------------------------------- greedy
+# ---------------------------------------------------------------- greedy and collector: the best-gain swap
 
 
-# ---------------------------------------------------------------- collector
+COLLECTOR = Strategy("collector", "Plans for double chimneys and straights: keeps pairs while a layout "
+                     "can still be opened, weighs straights, doubles while the stock is deep enough.", (
+                         Param("pair_bonus", 2, 0, 12, "score bonus for a layout holding a pair while another layout may be opened", True),
+                         Param("straight_weight", 1, 0, 2, "weight of the straight measure against the suit count"),
+                         Param("double_min_stock", 8, 0, 52, "declare a double chimney only with at least this many stock cards", True),
+                     ))
+P_COLLECTOR = COLLECTOR.at
 
 
 @helper("int64(ST, int64, PAR, int64)")
@@ -293,18 +315,10 @@ def collector_eval(st, me, p, o):
     """6 * flush + round(6 * straight_weight) * straight, + pair_bonus for a pair while
     another layout may still be opened."""
     f, s = fs4(st, st[o], st[o + 1], st[o + 2], st[o + 3])
-    v = 6 * f + int(6.0 * p[1] + 0.5) * s
+    v = 6 * f + int(6.0 * p[P_COLLECTOR.straight_weight] + 0.5) * s
     if st[S_NLAY + me] < st[R_MAX_LAYOUTS] and has_pair(st, o):
-        v += int(p[0])
+        v += int(p[P_COLLECTOR.pair_bonus])
     return v
-
-
-@helper("int64(ST, int64, PAR)")
-def collector_double(st, me, p):
-    """Open a second layout while the stock still holds at least double_min_stock cards."""
-    if st[S_STOCK_N] < p[2]:
-        return -1
-    return first_pair(st, me)
 
 
 @helper("int64(ST, int64, PAR, int64, int64)")
@@ -343,10 +357,52 @@ def best_gain_swap(st, me, p, how):
     return (A_SWAP, bl, bi, bj)
 
 
+# ---------------------------------------------------------------- greedy
+
+
+GREEDY = Strategy("greedy", "Takes the center card that most increases one layout's best suit "
+                  "count, passes otherwise; never sweeps or doubles; stalls like reference.")
+
+
+@helper("int64(ST, int64, PAR)")
+def greedy_sweep(st, me, p):
+    """Never sweeps."""
+    return 0
+
+
+@helper("int64(ST, int64, PAR)")
+def greedy_double(st, me, p):
+    """Never declares a double chimney."""
+    return -1
+
+
 @helper("ACT(ST, int64, PAR)")
 def greedy_swap(st, me, p):
     """The center card that most increases one layout's best suit count; pass otherwise."""
     return best_gain_swap(st, me, p, 0)
+
+
+@helper("UniTuple(int64, 2)(ST, int64, PAR)")
+def greedy_stall(st, me, p):
+    """Stalls like reference."""
+    return reference_stall(st, me, p)
+
+
+# ---------------------------------------------------------------- collector
+
+
+@helper("int64(ST, int64, PAR)")
+def collector_sweep(st, me, p):
+    """Never sweeps."""
+    return 0
+
+
+@helper("int64(ST, int64, PAR)")
+def collector_double(st, me, p):
+    """Open a second layout while the stock still holds at least double_min_stock cards."""
+    if st[S_STOCK_N] < p[P_COLLECTOR.double_min_stock]:
+        return -1
+    return first_pair(st, me)
 
 
 @helper("ACT(ST, int64, PAR)")
@@ -355,7 +411,20 @@ def collector_swap(st, me, p):
     return best_gain_swap(st, me, p, 1)
 
 
+@helper("UniTuple(int64, 2)(ST, int64, PAR)")
+def collector_stall(st, me, p):
+    """Stalls like reference."""
+    return reference_stall(st, me, p)
+
+
 # ---------------------------------------------------------------- sweeper
+
+
+SWEEPER = Strategy("sweeper", "Calls the sweep whenever the layouts on its left are better than its "
+                   "own by a margin; otherwise plays like reference.", (
+                       Param("margin", 1, 0, 4, "sweep when best(left) >= best(mine) + margin", True),
+                   ))
+P_SWEEPER = SWEEPER.at
 
 
 @helper("int64(ST, int64, PAR)")
@@ -363,67 +432,119 @@ def sweeper_sweep(st, me, p):
     """Calls the sweep when the layouts on its left are better than its own by margin."""
     P = st[R_PLAYERS]
     nxt = me + 1 if me + 1 < P else 0
-    return 1 if best_cached(st, nxt) >= best_cached(st, me) + p[0] else 0
+    return 1 if best_cached(st, nxt) >= best_cached(st, me) + p[P_SWEEPER.margin] else 0
+
+
+@helper("int64(ST, int64, PAR)")
+def sweeper_double(st, me, p):
+    """Doubles like reference."""
+    return reference_double(st, me, p)
+
+
+@helper("ACT(ST, int64, PAR)")
+def sweeper_swap(st, me, p):
+    """Swaps like reference."""
+    return reference_swap(st, me, p)
+
+
+@helper("UniTuple(int64, 2)(ST, int64, PAR)")
+def sweeper_stall(st, me, p):
+    """Stalls like reference."""
+    return reference_stall(st, me, p)
 
 
 # ---------------------------------------------------------------- registry and dispatch
 
-STRATEGIES = (
-    Strategy("reference", 0, "The exact reference strategy of shared/reference/smokestack.md: "
-             "sweeps on a better left neighbour, doubles whenever legal, best strict-improvement "
-             "swap, removes the least useful center cards on a stall."),
-    Strategy("random", 1, "Uniform over the legal choices at each decision (sweep yes/no, double "
-             "yes/no, any swap or the pass, any two stall slots)."),
-    Strategy("greedy", 2, "Takes the center card that most increases one layout's best suit "
-             "count, passes otherwise; never sweeps or doubles; stalls like reference."),
-    Strategy("collector", 3, "Plans for double chimneys and straights: keeps pairs while a layout "
-             "can still be opened, weighs straights, doubles while the stock is deep enough.", (
-                 Param("pair_bonus", 2, 0, 12, "score bonus for a layout holding a pair while another layout may be opened", True),
-                 Param("straight_weight", 1, 0, 2, "weight of the straight measure against the suit count"),
-                 Param("double_min_stock", 8, 0, 52, "declare a double chimney only with at least this many stock cards", True),
-             )),
-    Strategy("sweeper", 4, "Calls the sweep whenever the layouts on its left are better than its "
-             "own by a margin; otherwise plays like reference.", (
-                 Param("margin", 1, 0, 4, "sweep when best(left) >= best(mine) + margin", True),
-             )),
+STRATEGIES = register(
+    L.S,
+    (REFERENCE, {"sweep": reference_sweep, "double": reference_double, "swap": reference_swap,
+                 "stall": reference_stall}),
+    (RANDOM, {"sweep": random_sweep, "double": random_double, "swap": random_swap,
+              "stall": random_stall}),
+    (GREEDY, {"sweep": greedy_sweep, "double": greedy_double, "swap": greedy_swap,
+              "stall": greedy_stall}),
+    (COLLECTOR, {"sweep": collector_sweep, "double": collector_double, "swap": collector_swap,
+                 "stall": collector_stall}),
+    (SWEEPER, {"sweep": sweeper_sweep, "double": sweeper_double, "swap": sweeper_swap,
+               "stall": sweeper_stall}),
 )
+ID = ids(STRATEGIES)
 
 
 @inline
 def ask_sweep(sid, st, me, p):
-    if sid == 0:
+    if sid == ID.reference:
         return reference_sweep(st, me, p)
-    if sid == 1:
+    if sid == ID.random:
         return random_sweep(st, me, p)
-    if sid == 4:
-        return sweeper_sweep(st, me, p)
-    return 0
+    if sid == ID.greedy:
+        return greedy_sweep(st, me, p)
+    if sid == ID.collector:
+        return collector_sweep(st, me, p)
+    return sweeper_sweep(st, me, p)
+
+
+check_dispatch(ask_sweep, STRATEGIES, "sweep")
 
 
 @inline
 def ask_double(sid, st, me, p):
-    if sid == 0 or sid == 4:
+    if sid == ID.reference:
         return reference_double(st, me, p)
-    if sid == 1:
+    if sid == ID.random:
         return random_double(st, me, p)
-    if sid == 3:
+    if sid == ID.greedy:
+        return greedy_double(st, me, p)
+    if sid == ID.collector:
         return collector_double(st, me, p)
-    return -1
+    return sweeper_double(st, me, p)
+
+
+check_dispatch(ask_double, STRATEGIES, "double")
 
 
 @inline
 def ask_swap(sid, st, me, p):
-    if sid == 0 or sid == 4:
+    if sid == ID.reference:
         return reference_swap(st, me, p)
-    if sid == 1:
+    if sid == ID.random:
         return random_swap(st, me, p)
-    if sid == 2:
+    if sid == ID.greedy:
         return greedy_swap(st, me, p)
-    return collector_swap(st, me, p)
+    if sid == ID.collector:
+        return collector_swap(st, me, p)
+    return sweeper_swap(st, me, p)
+
+
+check_dispatch(ask_swap, STRATEGIES, "swap")
 
 
 @inline
 def ask_stall(sid, st, me, p):
-    if sid == 1:
+    if sid == ID.reference:
+        return reference_stall(st, me, p)
+    if sid == ID.random:
         return random_stall(st, me, p)
-    return reference_stall(st, me, p)
+    if sid == ID.greedy:
+        return greedy_stall(st, me, p)
+    if sid == ID.collector:
+        return collector_stall(st, me, p)
+    return sweeper_stall(st, me, p)
+
+
+check_dispatch(ask_stall, STRATEGIES, "stall")
+
+
+@inline
+def choose(sid, st, me, p):
+    """The seat's strategy answers the pending decision (st[S_PHASE]) as the model's
+    4-number action: (call, 0, 0, 0), (layout, 0, 0, 0), the swap, or (a, b, 0, 0)."""
+    ph = st[S_PHASE]
+    if ph == D_SWEEP:
+        return (ask_sweep(sid, st, me, p), np.int64(0), np.int64(0), np.int64(0))
+    if ph == D_SWAP:
+        return ask_swap(sid, st, me, p)
+    if ph == D_DOUBLE:
+        return (ask_double(sid, st, me, p), np.int64(0), np.int64(0), np.int64(0))
+    a, b = ask_stall(sid, st, me, p)
+    return (a, b, np.int64(0), np.int64(0))

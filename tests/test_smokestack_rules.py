@@ -1,5 +1,7 @@
 """Smokestack rules on hand-built states: chimneys, straights, double chimneys, sweeps,
-stalls, the stock-empty end, and the reference strategy's choices.
+stalls, the stock-empty end, and the reference strategy's choices; then the game model:
+whole games driven only through ``setup`` / ``legal`` / ``step``, and positions copied
+mid-turn that play on exactly like the original.
 
 A state carries its own rules (st[S_RULES:]) and generator (st[0:4]); layouts, center
 and stock are given as rule-page codes, the stock top first.
@@ -22,7 +24,7 @@ C = L.card_of
 
 
 def make_state(players=4, layouts=None, center=("2S", "3H", "4D", "5C"), stock=(),
-               chimneys=None, rules=None, cur=0, capacity=0):
+               chimneys=None, rules=None, cur=0, capacity=0, phase=L.D_SWAP):
     st = np.zeros(L.S_SIZE + capacity * L.TRACE_ROW, np.int64)
     r = GAME.resolve_rules(rules or {}, players)
     st[L.S_RULES:L.S_RULES + L.N_RULES] = GAME.rules_vector(r, players)
@@ -44,6 +46,8 @@ def make_state(players=4, layouts=None, center=("2S", "3H", "4D", "5C"), stock=(
     for k, x in enumerate(reversed(stock)):
         st[L.S_STOCK + k] = C(x)
     st[L.S_CUR] = cur
+    st[L.S_PHASE] = phase  # by default the mover ``cur``'s swap is the pending decision
+    st[L.S_ACTOR] = cur
     return st
 
 
@@ -441,3 +445,201 @@ def test_reference_swap_and_stall_match_the_page_on_random_states(straights):
         order = sorted(range(4), key=lambda j: (u[j], j))
         assert S.reference_stall(st, 1, P0) == (order[0], order[1])
         assert S.best_progress(st, 1) == max(_py_value(lay, straights) // 5 for lay in lays_)
+
+
+# ---------------------------------------------------------------- the game model
+
+
+def new_game_state(players, rules, seed, index):
+    """A zeroed state with the rules in place and the generator seeded for game
+    (seed, index), as ``run_games`` prepares it before ``setup``."""
+    st = L.S.new_state(GAME.rules_vector(rules, players))
+    seed_game(st, seed, index)
+    return st
+
+
+def zone_cards(st, players):
+    """Every card in the zones, sorted: stock, removed, center, each seat's layouts and
+    chimneys (-1 empty slots left out)."""
+    parts = [st[L.S_STOCK:L.S_STOCK + st[L.S_STOCK_N]], st[L.S_REM:L.S_REM + st[L.S_REM_N]],
+             st[L.S_CENTER:L.S_CENTER + 4]]
+    for s in range(players):
+        o = L.S_LAY + s * L.MAXL * 4
+        parts.append(st[o:o + 4 * st[L.S_NLAY + s]])
+        o = L.S_CH + s * L.MAXCH * 4
+        parts.append(st[o:o + 4 * st[L.S_NCH + s]])
+    c = np.concatenate(parts)
+    return np.sort(c[c >= 0])
+
+
+def one_of_each(cards):
+    return len(cards) == L.NCARDS and bool((cards == DECK).all())
+
+
+def _actions(st, n):
+    return st[L.S_ACTS:L.S_ACTS + 4 * n].reshape(n, 4)
+
+
+DECK = np.arange(L.NCARDS)
+CAP = 40  # max_turns of the random-play games
+# (max_layouts=8 lets random doubles empty the stock within the short cap)
+MODEL_RULES = [{}, {"stall_removed": "discard"}, {"max_layouts": 8, "straights_count": False},
+               {"sweeps_per_turn": 3, "sweeps_per_player": 2, "max_layouts": 4}]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6, 8])
+def test_random_legal_play_through_the_model_conserves_every_card(players):
+    """440 games per player count (2,200 in all, four rule sets), a uniformly random legal
+    action at every decision: after every step each of the 52 cards is in exactly one
+    zone, the pending seat and decision are valid, and every game ends on the empty
+    stock or at its (short) cap with the most chimneys winning."""
+    gen = np.random.default_rng(100 + players)
+    ends = Counter()
+    seen = Counter()
+    for g in range(440):
+        over = dict(MODEL_RULES[g % len(MODEL_RULES)], max_turns=CAP)
+        rules = GAME.resolve_rules(over, players)
+        st = new_game_state(players, rules, seed=17, index=g)
+        K.setup(st)
+        assert one_of_each(zone_cards(st, players)), g
+        steps = 0
+        while st[L.S_PHASE] != L.DONE:
+            ph, me = int(st[L.S_PHASE]), int(st[L.S_ACTOR])
+            assert ph in (L.D_SWEEP, L.D_DOUBLE, L.D_SWAP, L.D_STALL) and 0 <= me < players
+            seen[ph] += 1
+            n = int(K.legal(st))
+            assert 1 <= n <= L.MAXACT
+            acts = _actions(st, n)
+            K.step(st, tuple(int(x) for x in acts[gen.integers(n)]))
+            assert one_of_each(zone_cards(st, players)), f"game {g} step {steps}"
+            steps += 1
+            assert steps < 5_000
+        unfinished = bool(st[L.S_UNFINISHED])
+        ends[unfinished] += 1
+        assert st[L.S_END] == (L.END_CAP if unfinished else L.END_STOCK)
+        if unfinished:
+            assert st[L.S_LENGTH] == CAP and st[L.S_STOCK_N] > 0
+        else:
+            assert st[L.S_LENGTH] <= CAP and st[L.S_STOCK_N] == 0
+        nch = st[L.S_NCH:L.S_NCH + players]
+        assert st[L.S_MASK] == sum(1 << s for s in range(players) if nch[s] == nch.max())
+        np.testing.assert_array_equal(st[L.S_SCORE:L.S_SCORE + players], nch)
+    assert ends[False] > 0 and ends[True] > 0
+    assert all(seen[d] > 0 for d in (L.D_SWEEP, L.D_DOUBLE, L.D_SWAP))
+    if players == 2:  # random seats pass rarely: a stall needs `players` passes in a row
+        assert seen[L.D_STALL] > 0
+
+
+def _candidates(players):
+    """Every answer to each decision over the numbers it reads (the rest 0), out of range
+    included."""
+    for ph in (L.D_SWEEP, L.D_DOUBLE):
+        for a in range(-2, L.MAXL + 1):
+            yield ph, (a, 0, 0, 0)
+    yield L.D_SWAP, (L.A_PASS, 0, 0, 0)
+    for l in range(-1, L.MAXL + 1):
+        for i in range(-1, 5):
+            for j in range(-1, 5):
+                yield L.D_SWAP, (L.A_SWAP, l, i, j)
+    for a in range(-1, 5):
+        for b in range(-1, 5):
+            yield L.D_STALL, (a, b, 0, 0)
+
+
+def _accepts(st, ph, me, act):
+    """Whether ``step`` takes ``act`` for the pending decision (its legality checks)."""
+    a, b, c, d = act
+    if ph == L.D_SWEEP:
+        return M.sweep_legal(st, me, a)
+    if ph == L.D_DOUBLE:
+        return a == -1 or M.double_legal(st, me, a)
+    if ph == L.D_SWAP:
+        return M.swap_legal(st, me, a, b, c, d)
+    return M.stall_legal(st, me, a, b)
+
+
+def test_legal_lists_exactly_what_step_accepts():
+    """On positions reached by random play, the listed actions of the pending decision are
+    exactly the candidates step accepts; an unlisted one raises the illegal-action error."""
+    from cardlab.sim.errors import ILLEGAL
+
+    gen = np.random.default_rng(8)
+    checked = Counter()
+    for g in range(120):
+        players = 2 + g % 7
+        rules = GAME.resolve_rules(MODEL_RULES[g % len(MODEL_RULES)], players)
+        st = new_game_state(players, rules, seed=4, index=g)
+        K.setup(st)
+        for _ in range(int(gen.integers(0, 200))):
+            if st[L.S_PHASE] == L.DONE:
+                break
+            n = int(K.legal(st))
+            K.step(st, tuple(int(x) for x in _actions(st, n)[gen.integers(n)]))
+        if st[L.S_PHASE] == L.DONE:
+            continue
+        ph, me = int(st[L.S_PHASE]), int(st[L.S_ACTOR])
+        listed = {tuple(int(x) for x in a) for a in _actions(st, int(K.legal(st)))}
+        assert len(listed) == int(K.legal(st))  # no action listed twice
+        for cph, act in _candidates(players):
+            if cph == ph:
+                assert bool(_accepts(st, ph, me, act)) == (act in listed), (ph, act)
+        checked[ph] += 1
+        bad = next(act for cph, act in _candidates(players) if cph == ph and act not in listed)
+        with pytest.raises(ValueError) as e:
+            K.step(st.copy(), bad)
+        assert e.value.args[0] == ILLEGAL and e.value.args[3] == me
+    assert all(checked[d] > 0 for d in (L.D_SWEEP, L.D_DOUBLE, L.D_SWAP))
+
+
+@pytest.mark.parametrize("players,strategies", [(4, "reference"), (3, "random,sweeper,collector"),
+                                                (5, "greedy,random,reference,collector,sweeper")])
+def test_a_copy_taken_mid_turn_plays_on_like_the_original(players, strategies):
+    """Play games decision by decision with the seats' strategies; at a decision in the
+    middle of a turn (the mover's double or swap after its own sweep answer, or a later
+    seat's sweep answer mid-question), copy the state; both copies
+    played on with ``play_on`` give the same final state, and the result equals the
+    fast path's row for that game."""
+    from cardlab.sim import runner
+    from cardlab.strategies.smokestack import choose
+
+    setup = runner.make_setup("smokestack", players, [], strategies, seed=21)
+    rv, sids, params = setup.arrays()
+    games = 40
+    fast = runner.run(setup, games, jobs=1, keep_rows=True)
+    gen = np.random.default_rng(3)
+    checked = Counter()
+    for g in range(games):
+        st = new_game_state(players, setup.rules, seed=21, index=g)
+        np.testing.assert_array_equal(st[L.S_RULES:L.S_RULES + L.N_RULES], rv)
+        K.setup(st)
+        want = int(gen.integers(1, 25))  # copy at the want-th mid-turn decision of its kind
+        swap_side = g % 2 == 0  # even games: the mover's double or swap; odd: a sweep answer
+        seen, mover_asked, copy = 0, False, None
+        while st[L.S_PHASE] != L.DONE:
+            ph, me = int(st[L.S_PHASE]), int(st[L.S_ACTOR])
+            if swap_side:
+                mid = ph in (L.D_DOUBLE, L.D_SWAP) and mover_asked
+            else:
+                mid = ph == L.D_SWEEP and st[L.S_ASK_K] > 0
+            if mid:
+                seen += 1
+                if seen == want:
+                    copy = st.copy()
+                    break
+            if ph == L.D_SWEEP and me == st[L.S_CUR]:
+                mover_asked = True  # the mover's first decision of its turn
+            elif ph == L.D_SWAP:
+                mover_asked = False  # its last
+            K.step(st, choose(sids[me], st, me, params[me]))
+        if copy is None:
+            continue
+        checked[int(copy[L.S_PHASE])] += 1
+        other = copy.copy()
+        K.play_on(st, sids, params)
+        K.play_on(other, sids, params)
+        np.testing.assert_array_equal(st, other)
+        assert st[L.S_PHASE] == L.DONE
+        row = fast.rows[g]
+        assert (st[L.S_LENGTH], st[L.S_UNFINISHED], st[L.S_MASK]) == tuple(row[:3]), g
+        np.testing.assert_array_equal(st[L.S_SCORE:L.S_SCORE + players], row[3:3 + players])
+    assert sum(checked.values()) >= 25 and checked[L.D_SWAP] > 0 and checked[L.D_SWEEP] > 0

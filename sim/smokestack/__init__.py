@@ -1,8 +1,9 @@
 """Smokestack (game id ``smokestack``): knobs, rule vector, card types and trace decoding.
 
 Rules: ``docs/rules/smokestack.md`` (our page, with the decisions we took) and
-``../shared/rules/smokestack.md``.  The compiled game is in ``kernel.py`` (loop) and
-``moves.py`` (rules); the numbers it shares with strategies are in ``layout.py``.
+``../shared/rules/smokestack.md``.  The compiled game is in ``kernel.py`` (the model:
+``setup``, ``step``, ``play_on``, ``run_games``) and ``moves.py`` (rules, ``legal``); the
+declared state it shares with strategies is in ``layout.py``.
 """
 from __future__ import annotations
 

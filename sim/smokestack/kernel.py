@@ -1,37 +1,56 @@
-"""Smokestack's game loop, read top to bottom like the rulebook: setup (deal, center,
-stock, setup chimneys), then turns of sweep question / double chimney / swap or pass,
-with the stalled-table replacement after ``players`` passes in a row, until the stock
-is empty or the turn cap hits.
+"""Smokestack as a resumable step function, read top to bottom like the rulebook: setup
+(deal, center, stock, setup chimneys), then turns of the mover — the stalled-table
+check, the sweep question, a double chimney, the swap or pass — until the stock is
+empty or the turn cap hits.
 
-``run_games`` is the one compiled entry point: it plays games [start, stop) into a
-tally, and in trace mode (``capacity`` > 0) records every event of one game.
+The pending decision is ``st[S_PHASE]``, asked of seat ``st[S_ACTOR]``; in a turn's order:
+
+- ``D_STALL``: after ``players`` turns in a row without a swap, the next mover picks the
+  two center slots to replace (before its sweep question; a stall is not a turn);
+- ``D_SWEEP``: every seat that may still call, in seat order from the mover
+  (``st[S_CUR]``), until ``sweeps_per_turn`` sweeps were called;
+- ``D_DOUBLE``: the mover, when a double chimney is legal;
+- ``D_SWAP``: the mover swaps or passes, which ends its turn.
+
+``step`` applies the answer and plays every chance event after it (deals, chimney
+replacements, the stall's reshuffle) up to the next decision, or ends the game.  Where
+the sweep question stands (``S_ASK_K``, ``S_SWEPT``) lives in the state, so a copy of
+``st`` at any decision plays on exactly like the original.  ``run_games`` is the shared
+engine (``sim/engine.py``) bound to these functions.
 """
 import numpy as np
 from numba import njit
 
-from cardlab.sim.jit import inline
+from cardlab.sim import engine
 from cardlab.sim.errors import ILLEGAL
-from cardlab.sim.record import record_game
-from cardlab.sim.rng import seed_game, shuffle
+from cardlab.sim.jit import inline
+from cardlab.sim.rng import shuffle
+from cardlab.sim.schema import DONE
 from cardlab.sim.smokestack.layout import (
-    A_SWAP, END_CAP, END_STOCK, EV_PASS, N_RULES, NCARDS, R_MAX_TURNS, R_PLAYERS,
-    R_SWEEPS_PER_PLAYER, R_SWEEPS_PER_TURN, S_BVER, S_CENTER, S_CUR, S_EVC, S_HELD, S_NCH,
-    S_NLAY, S_OVER, S_PASSES, S_PLAYED, S_RULES, S_SCORE, S_SIZE, S_STOCK, S_STOCK_N,
-    S_SWEEPS, S_TURN, TRACE_ROW, ZONES_END,
+    A_SWAP, D_DOUBLE, D_STALL, D_SWAP, D_SWEEP, END_CAP, END_STOCK, ENGINE, EV_PASS, NCARDS,
+    R_MAX_TURNS, R_PLAYERS, R_SWEEPS_PER_PLAYER, R_SWEEPS_PER_TURN, S_ACTOR, S_ACTS,
+    S_ASK_K, S_BVER, S_CENTER, S_CUR, S_END, S_LENGTH, S_MASK, S_NCH, S_NLAY, S_OVER,
+    S_PASSES, S_PHASE, S_SCORE, S_STOCK, S_STOCK_N, S_SWEEPS, S_SWEPT, S_TURN, S_UNFINISHED,
+    ZONES_END,
 )
-from cardlab.sim.smokestack.moves import (
-    can_double, deal_layout, double, double_legal, emit, settle, stall, stall_legal, swap,
-    swap_legal, sweep,
+from cardlab.sim.smokestack.moves import (  # noqa: F401 - legal: the model's, for callers
+    can_double, deal_layout, double, double_legal, emit, legal, settle, stall, stall_legal,
+    swap, swap_legal, sweep, sweep_legal,
 )
-from cardlab.strategies.smokestack import ask_double, ask_stall, ask_swap, ask_sweep
+from cardlab.strategies.smokestack import choose
+
+
+# ---------------------------------------------------------------- setup
 
 
 @inline
-def setup(st):
+def deal(st):
     """Clear the state, shuffle the deck, deal 4 cards to each seat from seat 1 round to
     the dealer (seat 0), then the center; then setup chimneys, seat 1 first."""
+    # reset what a game reads before writing (the stock is written before it is read;
+    # the action buffer is written by ``legal`` before it is read)
     st[S_STOCK_N:S_STOCK] = 0
-    st[ZONES_END:S_SIZE] = 0
+    st[ZONES_END:S_ACTS] = 0
     st[S_CENTER:S_CENTER + 4] = -1  # empty until dealt
     P = st[R_PLAYERS]
     for c in range(NCARDS):
@@ -47,39 +66,123 @@ def setup(st):
         settle(st, k if k < P else 0, 0)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def setup(st):
+    """A new game on the seeded generator: the deal, then seat 1's turn (the seat left
+    of the dealer) begins."""
+    deal(st)
+    begin_turn(st, 1 if st[R_PLAYERS] > 1 else 0)
+
+
+# ---------------------------------------------------------------- turns
+
+
 @inline
-def play_turn(st, sids, params, me):
-    """One turn of the mover ``me``: the sweep question, a double chimney, swap or pass."""
+def game_over(st):
+    """The result: the most chimneys win (ties share the win, 0 chimneys too); the game
+    is unfinished when the cap, not the empty stock, ended it.  No decision pending."""
     P = st[R_PLAYERS]
-    # the sweep question, every seat in order from the mover
-    per_turn = st[R_SWEEPS_PER_TURN]
-    per_player = st[R_SWEEPS_PER_PLAYER]
-    done = 0
+    best = 0
+    for s in range(P):
+        st[S_SCORE + s] = st[S_NCH + s]
+        best = max(best, st[S_NCH + s])
+    mask = np.int64(0)
+    for s in range(P):
+        if st[S_NCH + s] == best:
+            mask |= np.int64(1) << s
+    unfinished = st[S_OVER] == 0
+    st[S_MASK] = mask
+    st[S_LENGTH] = st[S_TURN]
+    st[S_UNFINISHED] = 1 if unfinished else 0
+    st[S_END] = END_CAP if unfinished else END_STOCK
+    st[S_PHASE] = DONE
+
+
+@inline
+def begin_turn(st, me):
+    """Seat ``me`` is the next mover.  An empty stock or the turn cap ends the game
+    first; a table stalled by ``players`` passes in a row makes ``me`` choose the stall
+    (``D_STALL``) before its turn; otherwise the sweep question begins."""
+    if st[S_OVER] != 0 or st[S_TURN] >= st[R_MAX_TURNS]:
+        game_over(st)
+        return
+    if st[S_PASSES] >= st[R_PLAYERS]:
+        st[S_PHASE] = D_STALL
+        st[S_ACTOR] = me
+        return
+    sweep_question(st, me)
+
+
+@inline
+def sweep_question(st, me):
+    """Before mover ``me``'s turn every seat is asked, in seat order from the mover,
+    whether it calls a sweep."""
+    st[S_CUR] = me
     st[S_BVER] += 1  # layouts do not change during the question until a sweep
-    for k in range(P):
-        if done >= per_turn:
-            break
-        s = me + k
-        if s >= P:
-            s -= P
-        if per_player >= 0 and st[S_SWEEPS + s] >= per_player:
-            continue
-        if ask_sweep(sids[s], st, s, params[s]) != 0:
-            sweep(st, s)
-            st[S_BVER] += 1
-            done += 1
-    st[S_TURN] += 1
-    sid = sids[me]
-    p = params[me]
-    if can_double(st, me):
-        l = ask_double(sid, st, me, p)
-        if l >= 0:
-            if not double_legal(st, me, l):
-                raise ValueError(ILLEGAL, "double chimney", "layout", me, l)
-            double(st, me, l)
-            if st[S_OVER] != 0:
+    st[S_SWEPT] = 0
+    ask_sweep_from(st, 0)
+
+
+@inline
+def ask_sweep_from(st, k):
+    """The sweep question goes on with the k-th seat from the mover (seats that used up
+    ``sweeps_per_player`` are not asked), until ``sweeps_per_turn`` sweeps were called
+    or every seat was asked; then the turn proper: the mover's double chimney when one
+    is legal (``D_DOUBLE``), else its swap (``D_SWAP``)."""
+    P = st[R_PLAYERS]
+    me = st[S_CUR]
+    per_player = st[R_SWEEPS_PER_PLAYER]
+    if st[S_SWEPT] < st[R_SWEEPS_PER_TURN]:
+        while k < P:
+            s = me + k
+            if s >= P:
+                s -= P
+            if per_player < 0 or st[S_SWEEPS + s] < per_player:
+                st[S_ASK_K] = k
+                st[S_PHASE] = D_SWEEP
+                st[S_ACTOR] = s
                 return
-    kind, l, i, j = ask_swap(sid, st, me, p)
+            k += 1
+    st[S_TURN] += 1
+    st[S_ACTOR] = me
+    st[S_PHASE] = D_DOUBLE if can_double(st, me) else D_SWAP
+
+
+# ---------------------------------------------------------------- the answers
+
+
+@inline
+def answer_sweep(st, s, call):
+    """Seat ``s`` calls the sweep (1) or not (0): every seat receives the layouts of the
+    seat on its left; the question goes on with the next seat."""
+    if not sweep_legal(st, s, call):
+        raise ValueError(ILLEGAL, "sweep", "call", s, call)
+    if call != 0:
+        sweep(st, s)
+        st[S_BVER] += 1
+        st[S_SWEPT] += 1
+    ask_sweep_from(st, st[S_ASK_K] + 1)
+
+
+@inline
+def answer_double(st, me, l):
+    """The mover declares layout ``l`` a double chimney (-1: none): a new layout is dealt
+    (and checked), which can end the game; then the mover swaps or passes."""
+    if l != -1:
+        if not double_legal(st, me, l):
+            raise ValueError(ILLEGAL, "double chimney", "layout", me, l)
+        double(st, me, l)
+        if st[S_OVER] != 0:
+            game_over(st)
+            return
+    st[S_PHASE] = D_SWAP
+
+
+@inline
+def answer_swap(st, me, act):
+    """The mover's swap (center card j into slot i of layout l; a completed chimney is
+    replaced at once) or pass; a swap restarts the count of passes."""
+    kind, l, i, j = act
     if not swap_legal(st, me, kind, l, i, j):
         raise ValueError(ILLEGAL, "swap", "kind,layout,i,j", me, kind, l, i, j)
     if kind == A_SWAP:
@@ -91,53 +194,73 @@ def play_turn(st, sids, params, me):
 
 
 @inline
-def check_stall(st, sids, params, me):
-    """After ``players`` turns in a row without a swap, the next mover ``me`` picks two
-    center slots to replace from the stock (the stalled table)."""
-    if st[S_PASSES] >= st[R_PLAYERS]:
-        a, b = ask_stall(sids[me], st, me, params[me])
-        if not stall_legal(st, me, a, b):
-            raise ValueError(ILLEGAL, "stall slots", "a,b", me, a, b)
-        stall(st, me, a, b)
-        st[S_PASSES] = 0
+def answer_stall(st, me, a, b):
+    """The next mover's stall: center slots a then b get the top stock cards."""
+    if not stall_legal(st, me, a, b):
+        raise ValueError(ILLEGAL, "stall slots", "a,b", me, a, b)
+    stall(st, me, a, b)
+    st[S_PASSES] = 0
 
 
-@inline
-def play_game(st, sids, params):
-    """Play one game from a seeded generator.  Returns (winner mask, turns, unfinished)."""
-    setup(st)
-    P = st[R_PLAYERS]
-    me = 1 if P > 1 else 0
-    while st[S_OVER] == 0 and st[S_TURN] < st[R_MAX_TURNS]:
-        check_stall(st, sids, params, me)
+# ---------------------------------------------------------------- the model
+
+
+@njit(cache=True, nogil=True, inline="always")
+def step(st, act):
+    """Apply the pending seat's answer, then play on to the next decision: a swap or pass
+    ends the turn (the next seat's turn begins; an empty stock ends the game), a stall
+    is followed by the mover's sweep question (or the end, when it took the last stock
+    card)."""
+    ph = st[S_PHASE]
+    me = st[S_ACTOR]
+    if ph == D_SWEEP:  # the most frequent decision: every seat, every turn
+        answer_sweep(st, me, act[0])
+    elif ph == D_SWAP:
+        answer_swap(st, me, act)
+        begin_turn(st, me + 1 if me + 1 < st[R_PLAYERS] else 0)
+    elif ph == D_DOUBLE:
+        answer_double(st, me, act[0])
+    else:
+        answer_stall(st, me, act[0], act[1])
         if st[S_OVER] != 0:
-            break
-        st[S_CUR] = me
-        play_turn(st, sids, params, me)
-        me = me + 1 if me + 1 < P else 0
-    best = 0
-    for s in range(P):
-        st[S_SCORE + s] = st[S_NCH + s]
-        best = max(best, st[S_NCH + s])
-    mask = np.int64(0)
-    for s in range(P):
-        if st[S_NCH + s] == best:
-            mask |= np.int64(1) << s
-    return mask, st[S_TURN], st[S_OVER] == 0
+            game_over(st)
+        else:
+            sweep_question(st, me)
+
+
+@njit(cache=True, nogil=True)
+def play_turn(st, sids, params, me):
+    """Seat ``me``'s turn on a hand-built state (tests): the sweep question, a double
+    chimney, the swap or pass, as the fast path plays them (the stalled-table check
+    before it is ``check_stall``)."""
+    sweep_question(st, me)
+    while st[S_PHASE] == D_SWEEP or st[S_PHASE] == D_DOUBLE:
+        s = st[S_ACTOR]
+        step(st, choose(sids[s], st, s, params[s]))
+    if st[S_PHASE] == D_SWAP:
+        answer_swap(st, me, choose(sids[me], st, me, params[me]))
+
+
+@njit(cache=True, nogil=True)
+def check_stall(st, sids, params, me):
+    """The stalled-table check before seat ``me``'s turn on a hand-built state (tests):
+    after ``players`` turns in a row without a swap, ``me``'s strategy picks the two
+    center slots to replace."""
+    if st[S_PASSES] >= st[R_PLAYERS]:
+        st[S_PHASE] = D_STALL
+        st[S_ACTOR] = me
+        act = choose(sids[me], st, me, params[me])
+        answer_stall(st, me, act[0], act[1])
+
+
+@njit(cache=True, nogil=True)
+def play_on(st, sids, params):
+    """Play a position (a copy of a state at any decision) to the end of its game."""
+    engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
 @njit(cache=True, nogil=True)
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """Play games [start, stop) and add them to ``tally``; ``rows`` (if it has rows) gets
-    one line per game: length, unfinished, winner mask, chimneys per seat.  With
-    ``capacity`` > 0 (trace mode, one game) the returned state holds up to ``capacity``
-    events after ``S_SIZE``; ``st[S_NEV]`` says how many there were."""
-    st = np.zeros(S_SIZE + capacity * TRACE_ROW, dtype=np.int64)
-    st[S_RULES:S_RULES + N_RULES] = rules
-    P = st[R_PLAYERS]
-    for g in range(start, stop):
-        seed_game(st, seed, g)
-        mask, length, unfinished = play_game(st, sids, params)
-        record_game(tally, lay, rows, g - start, P, mask, length, unfinished,
-                    END_CAP if unfinished else END_STOCK, st, S_HELD, S_PLAYED, S_SCORE, S_EVC)
-    return st
+    """The shared engine on Smokestack (see sim/engine.py)."""
+    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+                            ENGINE, setup, choose, step)

@@ -1,15 +1,18 @@
-"""Smokestack's numbers: cards, rule slots, state offsets, events.
+"""Smokestack's numbers: cards, the declared state (rule slots, zones, bookkeeping),
+actions, events.
 
-Everything a game reads or writes lives in one int64 array ``st`` with the named
-offsets below: the random generator (``st[0:4]``), the rules, the zones, per-game
-bookkeeping and, in trace mode, the event buffer at the end.  Every compiled helper
-takes just ``st``, and a trace snapshot is simply ``st[:ZONES_END]``.
+Everything a game reads or writes lives in one int64 array ``st`` declared part by part
+below with ``Schema`` (``sim/schema.py`` derives every offset): the random generator
+(``st[0:4]``), the rules, the zones, per-game bookkeeping, scratch and, in trace mode,
+the event buffer at the end.  Every compiled helper takes just ``st``, and a trace
+snapshot is simply ``st[:ZONES_END]``.
 
 A card is ``rank * 4 + suit`` (rank 0..12 = 2..A, suit 0..3 = S H D C); -1 is an empty
 layout slot (only a short last deal leaves one).
 """
 import numpy as np
 
+from cardlab.sim.schema import NOBODY, PILE, SLOTS, TABLE, Schema
 from cardlab.sim.tally import TallyLayout
 
 MAXP = 8            # seats
@@ -44,52 +47,58 @@ STRAIGHT = _straight_table()
 RANKBIT = np.array([(1 << ((c >> 2) + 1)) | (1 if (c >> 2) == 12 else 0) for c in range(NCARDS)],
                    np.int64)
 
-S_RNG = 0    # st[0:4]: the xoshiro256** state (sim/rng.py)
-S_RULES = 4  # the rule vector, copied in once per batch: st[R_X] is knob X
-N_RULES = 7
-(R_PLAYERS, R_MAX_LAYOUTS, R_STRAIGHTS, R_SWEEPS_PER_TURN, R_SWEEPS_PER_PLAYER,
- R_STALL_DISCARD, R_MAX_TURNS) = range(S_RULES, S_RULES + N_RULES)
-
-# zones (and the counters the snapshot needs)
-S_STOCK_N = S_RULES + 16
-S_REM_N = S_STOCK_N + 1
-S_TURN = S_STOCK_N + 2
-S_CUR = S_STOCK_N + 3
-S_NLAY = S_STOCK_N + 4              # [MAXP] layouts per seat
-S_NCH = S_NLAY + MAXP               # [MAXP] chimneys per seat
-S_CENTER = S_NCH + MAXP             # [4]
-S_LAY = S_CENTER + 4                # [MAXP][MAXL][4]
-S_CH = S_LAY + MAXP * MAXL * 4      # [MAXP][MAXCH][4]
-S_STOCK = S_CH + MAXP * MAXCH * 4   # stock, top = last
-S_REM = S_STOCK + NCARDS            # cards out of the game (stall_removed="discard")
-ZONES_END = S_REM + NCARDS
-# per-game bookkeeping (cleared at the start of every game)
-S_HELD = ZONES_END                  # [MAXP][NT] card-power bits: ever held the rank
-S_PLAYED = S_HELD + MAXP * NT       # ... completed a chimney with the rank
-S_SCORE = S_PLAYED + MAXP * NT      # chimneys per seat at the end
-S_EVC = S_SCORE + MAXP              # event counts this game
-S_NEV = S_EVC + 16                  # events written to the trace buffer
-S_PASSES = S_NEV + 1                # consecutive turns without a swap
-S_OVER = S_PASSES + 1               # 1 once the stock is empty (game over)
-S_SWEEPS = S_OVER + 1               # [MAXP] sweeps called this game
-S_TMP = S_SWEEPS + MAXP             # scratch: one seat's layouts during a sweep
-S_BVER = S_TMP + MAXL * 4 + 1       # sweep-question round number (layouts unchanged within)
-S_BEST = S_BVER + 1                 # [MAXP] strategies' cache: best progress per seat ...
-S_BSTAMP = S_BEST + MAXP            # [MAXP] ... valid when its stamp equals st[S_BVER]
-S_SIZE = S_BSTAMP + MAXP
-# trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
-# row of EVW numbers, then the snapshot st[:ZONES_END] after it
-
-# strategy answers as (kind, a, b, c): a swap is (A_SWAP, layout, slot, center slot)
-A_PASS, A_SWAP = range(2)
-
 EVENT_NAMES = ("deal", "sweep", "double", "swap", "pass", "chimney", "straight", "stall")
 EV_DEAL, EV_SWEEP, EV_DOUBLE, EV_SWAP, EV_PASS, EV_CHIMNEY, EV_STRAIGHT, EV_STALL = range(8)
-N_EV = len(EVENT_NAMES)
-EVW = 9  # event row: kind, player (-1 chance), turn, a, b, c, d, e, f
-TRACE_ROW = EVW + ZONES_END
 
 END_NAMES = ("stock", "cap")
 END_STOCK, END_CAP = range(2)
+
+# ---------------------------------------------------------------- the state
+# The decisions, in the order of a turn (each a 4-number action; unused numbers are 0):
+#   sweep   (call, 0, 0, 0): 1 calls the sweep, 0 not; every seat that may still call,
+#           in seat order from the mover, before the mover's turn (st[S_CUR] is the mover)
+#   double  (layout, 0, 0, 0): the mover's layout declared a double chimney, -1 none
+#           (asked only when one is legal)
+#   swap    (kind, layout, i, j): A_SWAP takes center card j into slot i of the layout;
+#           A_PASS (all zero) passes
+#   stall   (a, b, 0, 0): the two center slots the next mover replaces on a stalled table
+S = Schema("smokestack", maxp=MAXP, n_types=NT, events=EVENT_NAMES, ends=END_NAMES,
+           decisions=(("sweep", "call"), ("double", "layout"), ("swap", "kind,layout,i,j"),
+                      ("stall", "a,b")))
+R = S.rules("players", "max_layouts", "straights", "sweeps_per_turn", "sweeps_per_player",
+            "stall_discard", "max_turns")
+S.counter("stock_n", "cards in the stock")
+S.counter("rem_n", "cards out of the game")
+S.counter("turn", "turns played so far (sweeps and stalls are not turns)")
+S.counter("cur", "the mover: the seat whose turn it is")
+S.seats("nlay", "layouts of the seat")
+S.seats("nch", "chimneys of the seat")
+S.zone("center", 4, "the four face-up center cards (-1: not dealt yet)", encoding=SLOTS)
+S.zone("lay", MAXL * 4, "the seat's face-up layouts, 4 card slots each (-1: empty); the "
+       "first nlay count", owner=True, encoding=TABLE)
+S.zone("ch", MAXCH * 4, "the seat's chimneys, 4 cards each; the first nch count", owner=True,
+       encoding=TABLE)
+S.zone("stock", NCARDS, "the stock, top = last", visible=NOBODY, encoding=PILE, count="stock_n")
+S.zone("rem", NCARDS, "cards out of the game (stall_removed=discard)", encoding=PILE,
+       count="rem_n")
+S.end_zones()
+S.book("passes", 1, "consecutive turns without a swap")
+S.book("over", 1, "1 once the stock is empty (the game is over)")
+S.book("sweeps", 1, "sweeps the seat called this game", owner=True)
+S.book("ask_k", 1, "the sweep question: the seat asked is the k-th from the mover")
+S.book("swept", 1, "the sweep question: sweeps called before this turn")
+S.book("bver", 1, "layouts version: bumped at the start of every sweep question and after "
+       "every sweep (the layouts do not change in between; strategies' caches key on it)")
+S.scratch("tmp", MAXL * 4, "the rules' working memory: one seat's layouts during a sweep")
+S.scratch("best", MAXP, "strategies' cache: best progress per seat ...")
+S.scratch("bstamp", MAXP, "... valid while its stamp equals st[S_BVER]")
+MAXACT = MAXL * 16 + 1  # the swap: every (layout, slot, center slot) and the pass
+S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
+S.seal(globals())
+# trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
+# row of EVW numbers, then the snapshot st[:ZONES_END] after it
+
+# a swap decision's kind: (A_SWAP, layout, slot, center slot) or (A_PASS, 0, 0, 0)
+A_PASS, A_SWAP = range(2)
 
 TALLY = TallyLayout(maxp=MAXP, n_types=NT, n_end=len(END_NAMES), n_events=N_EV)

@@ -1,20 +1,22 @@
 """Smokestack's rules as compiled helpers over the packed state ``st``.
 
 Reading order follows the rulebook: events, dealing (with the stock-empty end),
-chimneys, then the four things that change the table: double chimney, swap, sweep and
-the stalled-table replacement.  Strategies read the state through the measures at the
-top; only the kernel changes it.
+chimneys, then legality (and ``legal``, every legal action of the pending decision)
+and the four things that change the table: double chimney, swap, sweep and the
+stalled-table replacement.  Strategies read the state through the measures at the top;
+only the kernel changes it.
 """
 import numpy as np
 
-from cardlab.sim.events import event_row, snapshot
+from cardlab.sim.events import write_event
 from cardlab.sim.jit import helper
 from cardlab.sim.rng import shuffle
 from cardlab.sim.smokestack.layout import (
-    EV_CHIMNEY, EV_DEAL, EV_DOUBLE, EV_STALL, EV_STRAIGHT, EV_SWAP, EV_SWEEP, EVW, MAXCH,
-    MAXL, NT, R_MAX_LAYOUTS, R_PLAYERS, R_STALL_DISCARD, R_STRAIGHTS, RANKBIT, S_CENTER,
-    S_CH, S_EVC, S_HELD, S_LAY, S_NCH, S_NEV, S_NLAY, S_OVER, S_PLAYED, S_REM, S_REM_N,
-    S_SIZE, S_STOCK, S_STOCK_N, S_SWEEPS, S_TMP, S_TURN, STRAIGHT, TRACE_ROW, ZONES_END,
+    A_PASS, A_SWAP, D_DOUBLE, D_STALL, D_SWAP, D_SWEEP, EV_CHIMNEY, EV_DEAL, EV_DOUBLE,
+    EV_STALL, EV_STRAIGHT, EV_SWAP, EV_SWEEP, MAXCH, MAXL, NT, R_MAX_LAYOUTS, R_PLAYERS,
+    R_STALL_DISCARD, R_STRAIGHTS, RANKBIT, S_ACTOR, S_ACTS, S_CENTER, S_CH, S_EVC, S_HELD,
+    S_LAY, S_NCH, S_NEV, S_NLAY, S_OVER, S_PHASE, S_PLAYED, S_REM, S_REM_N, S_SIZE, S_STOCK,
+    S_STOCK_N, S_SWEEPS, S_TMP, S_TURN, STRAIGHT, ZONES_END,
 )
 
 # ---------------------------------------------------------------- measures
@@ -63,29 +65,11 @@ def has_pair(st, o):
 
 
 @helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
-def write_event(st, kind, player, a, b, c, d, e, f):
-    """Trace mode: write event row i and a snapshot of every zone after it."""
-    o = event_row(st, S_NEV, S_SIZE, TRACE_ROW)
-    if o < 0:
-        return
-    st[o] = kind
-    st[o + 1] = player
-    st[o + 2] = st[S_TURN]
-    st[o + 3] = a
-    st[o + 4] = b
-    st[o + 5] = c
-    st[o + 6] = d
-    st[o + 7] = e
-    st[o + 8] = f
-    snapshot(st, o + EVW, ZONES_END)
-
-
-@helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
 def emit(st, kind, player, a, b, c, d, e, f):
     """Count an event; in trace mode (st longer than S_SIZE) also record it."""
     st[S_EVC + kind] += 1
     if st.shape[0] > S_SIZE:
-        write_event(st, kind, player, a, b, c, d, e, f)
+        write_event(st, S_NEV, S_SIZE, ZONES_END, kind, player, st[S_TURN], a, b, c, d, e, f)
 
 
 # ---------------------------------------------------------------- dealing and chimneys
@@ -148,6 +132,12 @@ def settle(st, seat, l):
 
 
 @helper("boolean(ST, int64, int64)")
+def sweep_legal(st, me, call):
+    """The sweep question's answer: 1 calls the sweep, 0 does not."""
+    return call == 0 or call == 1
+
+
+@helper("boolean(ST, int64, int64)")
 def double_legal(st, me, l):
     n = st[S_NLAY + me]
     return 0 <= l < n and n < st[R_MAX_LAYOUTS] and has_pair(st, S_LAY + (me * MAXL + l) * 4)
@@ -167,15 +157,58 @@ def can_double(st, me):
 
 @helper("boolean(ST, int64, int64, int64, int64, int64)")
 def swap_legal(st, me, kind, l, i, j):
-    if kind == 0:
-        return True
-    return kind == 1 and 0 <= l < st[S_NLAY + me] and 0 <= i < 4 and 0 <= j < 4 and \
+    if kind == A_PASS:
+        return True  # a pass reads no other number
+    return kind == A_SWAP and 0 <= l < st[S_NLAY + me] and 0 <= i < 4 and 0 <= j < 4 and \
         st[S_LAY + (me * MAXL + l) * 4 + i] >= 0
 
 
 @helper("boolean(ST, int64, int64, int64)")
 def stall_legal(st, me, a, b):
     return 0 <= a < 4 and 0 <= b < 4 and a != b
+
+
+@helper("int64(ST, int64, int64, int64, int64, int64)")
+def _put(st, n, a, b, c, d):
+    o = S_ACTS + 4 * n
+    st[o] = a
+    st[o + 1] = b
+    st[o + 2] = c
+    st[o + 3] = d
+    return n + 1
+
+
+@helper("int64(ST)")
+def legal(st):
+    """The model's ``legal``: every legal action of the pending decision into the action
+    buffer (4 numbers each, from ``S_ACTS``); returns how many.  In the order the
+    ``random`` strategy numbers its choices: no sweep, then the sweep; no double (-1),
+    then each layout with a pair; every swap by (layout, slot, center slot), then the
+    pass; the stall's slot pairs (a, b) by a, then b."""
+    me = st[S_ACTOR]
+    ph = st[S_PHASE]
+    n = 0
+    if ph == D_SWEEP:
+        n = _put(st, n, 0, 0, 0, 0)
+        n = _put(st, n, 1, 0, 0, 0)
+    elif ph == D_DOUBLE:
+        n = _put(st, n, -1, 0, 0, 0)
+        for l in range(st[S_NLAY + me]):
+            if double_legal(st, me, l):
+                n = _put(st, n, l, 0, 0, 0)
+    elif ph == D_SWAP:
+        for l in range(st[S_NLAY + me]):
+            for i in range(4):
+                if swap_legal(st, me, A_SWAP, l, i, 0):
+                    for j in range(4):
+                        n = _put(st, n, A_SWAP, l, i, j)
+        n = _put(st, n, A_PASS, 0, 0, 0)
+    elif ph == D_STALL:
+        for a in range(4):
+            for b in range(4):
+                if a != b:
+                    n = _put(st, n, a, b, 0, 0)
+    return n
 
 
 # ---------------------------------------------------------------- effects
