@@ -1,32 +1,38 @@
 """5 Towers strategies.
 
-The kernel asks a seat's strategy two questions, each a compiled function taking
-``(st, me, p)`` (``p``: the seat's parameter row, read by the names in its ``Strategy``
-entry below), dispatched by strategy id in ``ask_bid`` / ``ask_build`` at the bottom:
+A seat's strategy answers the game's decisions (``sim/five_towers/layout.py``), each a
+compiled function taking ``(st, me, p)`` (``p``: the seat's parameter row, read by the
+names in its ``Strategy`` entry below), dispatched by ``choose`` at the bottom:
 
 - ``bid``   -> a number of cards above the high bid st[S_HIGH], or 0 to pass (every
   seat once a round, from the start player st[S_START]);
-- ``build`` -> (the high bidder, with its bid b) writes its plan into the state: the
-  kind to tear down or -1 (st[S_PLAN_TEAR]), then b offer slots in placement order
-  (st[S_PLAN_N], st[S_PLAN:]).
+- ``tear`` and ``place`` -> the high bidder's build, one step at a time: the kind to tear
+  down or -1, then one offer slot per card bid.  At the build's first step the strategy
+  writes its whole plan into its scratch space: the kind to tear down or -1
+  (st[S_PLAN_TEAR]), then b offer slots in placement order (st[S_PLAN_N], st[S_PLAN:]);
+  every later step is answered from that plan (``planned``).  One function per strategy
+  (``<name>_building``) answers both.
 
 Placements are searched, never guessed: the reference follows its page's "good chain";
 the others ask ``search`` (sim/five_towers/moves.py), an exhaustive search over the
 order of each kind's offer cards, with their own notion of a good placement.  The
-kernel checks every bid (it must be buildable) and every placement, so a bug here is an
-error, never a silent cheat.  To add one: the next id and a branch in each ``ask_*``.
+kernel checks every bid (it must be buildable) and every step of the build, so a bug
+here is an error, never a silent cheat.  To add one: copy a neighbour (its ``Strategy``
+entry, parameters read by name through ``P_<NAME>``), register it at the bottom and add
+its branch to ``choose_bid`` and ``choose_build`` (an import error names a missing one).
 """
 from cardlab.sim.bits import popcount
 from cardlab.sim.jit import helper, inline
 from cardlab.sim.rng import below, uniform
+from cardlab.sim.five_towers import layout as L
 from cardlab.sim.five_towers.layout import (
-    NK, R_TEAR_AFTER, S_HIGH, S_OFFER, S_OFFER_N, S_PC, S_PLAN, S_PLAN_N, S_PLAN_TEAR, S_RUB_N,
-    S_SEQ, S_START, S_TH, S_TMP, S_VER,
+    D_BID, D_PLACE, D_TEAR, NK, R_TEAR_AFTER, S_HIGH, S_OFFER, S_OFFER_N, S_PC, S_PHASE,
+    S_PLACED, S_PLAN, S_PLAN_N, S_PLAN_TEAR, S_RUB_N, S_SEQ, S_START, S_TH, S_TMP, S_VER,
 )
 from cardlab.sim.five_towers.moves import (
-    below_top, fits, kind_slots, legal, max_buildable, search, tearable, top,
+    below_top, fits, goes_on, kind_slots, max_buildable, search, tearable, top,
 )
-from cardlab.strategies.base import Param, Strategy
+from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
 
 # ---------------------------------------------------------------- shared pieces
 
@@ -54,7 +60,7 @@ def single_card(st, me):
         t = top(st, me, k)
         for j in range(st[S_OFFER_N]):
             c = st[S_OFFER + j]
-            if c >= 0 and ((c >> 4) & 7) == k and (c & 15) > bv and legal(c & 15, t):
+            if c >= 0 and ((c >> 4) & 7) == k and (c & 15) > bv and goes_on(c & 15, t):
                 bv = c & 15
                 bj = j
     st[S_PLAN_TEAR] = -1
@@ -65,7 +71,7 @@ def single_card(st, me):
             t = below_top(st, me, k)
             for j in range(st[S_OFFER_N]):
                 c = st[S_OFFER + j]
-                if c >= 0 and ((c >> 4) & 7) == k and (c & 15) > bv and legal(c & 15, t):
+                if c >= 0 and ((c >> 4) & 7) == k and (c & 15) > bv and goes_on(c & 15, t):
                     bv = c & 15
                     bj = j
             if bj >= 0:
@@ -75,8 +81,34 @@ def single_card(st, me):
     st[S_PLAN_N] = 1
 
 
+@inline
+def build_starts(st):
+    """Is the pending decision the build's first step (where the builder plans it all)?
+    The tear-down when it comes first, else the first placement."""
+    if st[R_TEAR_AFTER] == 0:
+        return st[S_PHASE] == D_TEAR
+    return st[S_PHASE] == D_PLACE and st[S_PLACED] == 0
+
+
+@inline
+def planned(st):
+    """The plan's answer to the pending build step: its tear-down, or its next offer slot.
+    A plan whose card count is not the bid answers its first placement with "no card"
+    (-1) and its count, which the kernel refuses naming both (a strategy bug)."""
+    if st[S_PHASE] == D_TEAR:
+        return (st[S_PLAN_TEAR], 0, 0, 0)
+    i = st[S_PLACED]
+    if i == 0 and st[S_PLAN_N] != st[S_HIGH]:
+        return (-1, st[S_PLAN_N], 0, 0)
+    return (st[S_PLAN + i], 0, 0, 0)
+
+
 # ---------------------------------------------------------------- reference
 
+
+REFERENCE = Strategy("reference", "The exact reference strategy of shared/reference/five_towers.md: "
+                     "bids the length of its good chains (cards at most 4 below the top), tears down "
+                     "when it gains more than the rubble costs, opens with 1 when forced.")
 
 @helper("int64(ST, int64, int64, int64)")
 def chain(st, k, t, out):
@@ -166,6 +198,14 @@ def reference_build(st, me, p, b):
     st[S_PLAN_N] = n
 
 
+@helper("ACT(ST, int64, PAR)")
+def reference_building(st, me, p):
+    """The build's steps: reference_build's plan, written at the first."""
+    if build_starts(st):
+        reference_build(st, me, p, st[S_HIGH])
+    return planned(st)
+
+
 # ---------------------------------------------------------------- searched plans
 
 
@@ -235,47 +275,108 @@ def searched_build(st, me, b, drop, zh, tear_gain, limit):
 
 # greedy: every card it can place well
 
+GREEDY = Strategy("greedy", "Bids for every card it can place well (searched over orders), tears "
+                  "down when that places tear_gain more cards.", (
+                      Param("max_drop", 6, 0, 16, "a placement is good at most this far below the top", True),
+                      Param("tear_gain", 2, 1, 8, "tear down only if it places this many more cards", True),
+                  ))
+P_GREEDY = GREEDY.at
+
 
 @helper("int64(ST, int64, PAR)")
 def greedy_bid(st, me, p):
-    n, _ = searched_plan(st, me, int(p[0]), 99, int(p[1]), 8, 0)
+    n, _ = searched_plan(st, me, int(p[P_GREEDY.max_drop]), 99, int(p[P_GREEDY.tear_gain]), 8, 0)
     return opening(st, me, n)
 
 
 @helper("void(ST, int64, PAR, int64)")
 def greedy_build(st, me, p, b):
-    searched_build(st, me, b, int(p[0]), 99, int(p[1]), 8)
+    searched_build(st, me, b, int(p[P_GREEDY.max_drop]), 99, int(p[P_GREEDY.tear_gain]), 8)
+
+
+@helper("ACT(ST, int64, PAR)")
+def greedy_building(st, me, p):
+    """The build's steps: greedy_build's plan, written at the first."""
+    if build_starts(st):
+        greedy_build(st, me, p, st[S_HIGH])
+    return planned(st)
 
 
 # cautious: small bids, small drops, a tear-down only when the small bid needs it
 
+CAUTIOUS = Strategy("cautious", "Bids small (at most max_bid cards), keeps towers open (small "
+                    "drops); tears down only when that adds tear_gain cards to the bid (never with the "
+                    "defaults: a tear-down adds at most max_bid cards) or, forced to open, for its "
+                    "single card.", (
+                        Param("max_drop", 2, 0, 16, "a placement is good at most this far below the top", True),
+                        Param("max_bid", 2, 1, 8, "never bids for more cards than this", True),
+                        Param("tear_gain", 3, 1, 8, "tear down only if it adds this many cards to the bid "
+                              "(after the cut to max_bid); above max_bid: never", True),
+                    ))
+P_CAUTIOUS = CAUTIOUS.at
+
 
 @helper("int64(ST, int64, PAR)")
 def cautious_bid(st, me, p):
-    n, _ = searched_plan(st, me, int(p[0]), 99, int(p[2]), int(p[1]), 0)
+    n, _ = searched_plan(st, me, int(p[P_CAUTIOUS.max_drop]), 99, int(p[P_CAUTIOUS.tear_gain]),
+                         int(p[P_CAUTIOUS.max_bid]), 0)
     return opening(st, me, n)
 
 
 @helper("void(ST, int64, PAR, int64)")
 def cautious_build(st, me, p, b):
-    searched_build(st, me, b, int(p[0]), 99, int(p[2]), int(p[1]))
+    searched_build(st, me, b, int(p[P_CAUTIOUS.max_drop]), 99, int(p[P_CAUTIOUS.tear_gain]),
+                   int(p[P_CAUTIOUS.max_bid]))
+
+
+@helper("ACT(ST, int64, PAR)")
+def cautious_building(st, me, p):
+    """The build's steps: cautious_build's plan, written at the first."""
+    if build_starts(st):
+        cautious_build(st, me, p, st[S_HIGH])
+    return planned(st)
 
 
 # capper: a 0 is always welcome on a tower tall enough to be worth doubling
 
+CAPPER = Strategy("capper", "Races to cap towers with 0s for the double score: a 0 is good on any "
+                  "tower of cap_height cards or more.", (
+                      Param("max_drop", 5, 0, 16, "a placement is good at most this far below the top", True),
+                      Param("cap_height", 3, 1, 22, "a 0 caps any tower at least this tall", True),
+                      Param("tear_gain", 2, 1, 8, "tear down only if it places this many more cards", True),
+                  ))
+P_CAPPER = CAPPER.at
+
 
 @helper("int64(ST, int64, PAR)")
 def capper_bid(st, me, p):
-    n, _ = searched_plan(st, me, int(p[0]), int(p[1]), int(p[2]), 8, 0)
+    n, _ = searched_plan(st, me, int(p[P_CAPPER.max_drop]), int(p[P_CAPPER.cap_height]),
+                         int(p[P_CAPPER.tear_gain]), 8, 0)
     return opening(st, me, n)
 
 
 @helper("void(ST, int64, PAR, int64)")
 def capper_build(st, me, p, b):
-    searched_build(st, me, b, int(p[0]), int(p[1]), int(p[2]), 8)
+    searched_build(st, me, b, int(p[P_CAPPER.max_drop]), int(p[P_CAPPER.cap_height]),
+                   int(p[P_CAPPER.tear_gain]), 8)
+
+
+@helper("ACT(ST, int64, PAR)")
+def capper_building(st, me, p):
+    """The build's steps: capper_build's plan, written at the first."""
+    if build_starts(st):
+        capper_build(st, me, p, st[S_HIGH])
+    return planned(st)
 
 
 # ---------------------------------------------------------------- random
+
+
+RANDOM = Strategy("random", "A uniform legal bid (forced when opening) and a uniform choice among "
+                  "the tear-down options and cards that make the bid buildable.", (
+                      Param("bid_prob", 0.5, 0, 1, "chance to bid (rather than pass) when not forced"),
+                  ))
+P_RANDOM = RANDOM.at
 
 
 @helper("int64(ST, int64, PAR)")
@@ -285,7 +386,7 @@ def random_bid(st, me, p):
     hi = min(max_buildable(st, me), st[S_OFFER_N])
     if hi <= h:
         return 0
-    if not (me == st[S_START] and h == 0) and uniform(st) >= p[0]:
+    if not (me == st[S_START] and h == 0) and uniform(st) >= p[P_RANDOM.bid_prob]:
         return 0
     return h + 1 + below(st, hi - h)
 
@@ -356,61 +457,65 @@ def random_build(st, me, p, b):
     st[S_PLAN_N] = cnt
 
 
+@helper("ACT(ST, int64, PAR)")
+def random_building(st, me, p):
+    """The build's steps: random_build's plan (its random numbers drawn at the first)."""
+    if build_starts(st):
+        random_build(st, me, p, st[S_HIGH])
+    return planned(st)
+
+
 # ---------------------------------------------------------------- registry and dispatch
 
-STRATEGIES = (
-    Strategy("reference", 0, "The exact reference strategy of shared/reference/five_towers.md: "
-             "bids the length of its good chains (cards at most 4 below the top), tears down when "
-             "it gains more than the rubble costs, opens with 1 when forced."),
-    Strategy("random", 1, "A uniform legal bid (forced when opening) and a uniform choice among "
-             "the tear-down options and cards that make the bid buildable.", (
-                 Param("bid_prob", 0.5, 0, 1, "chance to bid (rather than pass) when not forced"),
-             )),
-    Strategy("greedy", 2, "Bids for every card it can place well (searched over orders), tears "
-             "down when that places tear_gain more cards.", (
-                 Param("max_drop", 6, 0, 16, "a placement is good at most this far below the top", True),
-                 Param("tear_gain", 2, 1, 8, "tear down only if it places this many more cards", True),
-             )),
-    Strategy("cautious", 3, "Bids small (at most max_bid cards), keeps towers open (small "
-             "drops); tears down only when that adds tear_gain cards to the bid (never with the "
-             "defaults: a tear-down adds at most max_bid cards) or, forced to open, for its "
-             "single card.", (
-                 Param("max_drop", 2, 0, 16, "a placement is good at most this far below the top", True),
-                 Param("max_bid", 2, 1, 8, "never bids for more cards than this", True),
-                 Param("tear_gain", 3, 1, 8, "tear down only if it adds this many cards to the bid "
-                       "(after the cut to max_bid); above max_bid: never", True),
-             )),
-    Strategy("capper", 4, "Races to cap towers with 0s for the double score: a 0 is good on any "
-             "tower of cap_height cards or more.", (
-                 Param("max_drop", 5, 0, 16, "a placement is good at most this far below the top", True),
-                 Param("cap_height", 3, 1, 22, "a 0 caps any tower at least this tall", True),
-                 Param("tear_gain", 2, 1, 8, "tear down only if it places this many more cards", True),
-             )),
+STRATEGIES = register(
+    L.S,
+    (REFERENCE, {"bid": reference_bid, "tear": reference_building, "place": reference_building}),
+    (RANDOM, {"bid": random_bid, "tear": random_building, "place": random_building}),
+    (GREEDY, {"bid": greedy_bid, "tear": greedy_building, "place": greedy_building}),
+    (CAUTIOUS, {"bid": cautious_bid, "tear": cautious_building, "place": cautious_building}),
+    (CAPPER, {"bid": capper_bid, "tear": capper_building, "place": capper_building}),
 )
+ID = ids(STRATEGIES)
 
 
 @inline
-def ask_bid(sid, st, me, p):
-    if sid == 0:
+def choose_bid(sid, st, me, p):
+    """The seat's bid (D_BID): a number of cards, or 0 to pass."""
+    if sid == ID.reference:
         return reference_bid(st, me, p)
-    if sid == 1:
+    if sid == ID.random:
         return random_bid(st, me, p)
-    if sid == 2:
+    if sid == ID.greedy:
         return greedy_bid(st, me, p)
-    if sid == 3:
+    if sid == ID.cautious:
         return cautious_bid(st, me, p)
     return capper_bid(st, me, p)
 
 
+check_dispatch(choose_bid, STRATEGIES, "bid")
+
+
 @inline
-def ask_build(sid, st, me, p, b):
-    if sid == 0:
-        reference_build(st, me, p, b)
-    elif sid == 1:
-        random_build(st, me, p, b)
-    elif sid == 2:
-        greedy_build(st, me, p, b)
-    elif sid == 3:
-        cautious_build(st, me, p, b)
-    else:
-        capper_build(st, me, p, b)
+def choose_build(sid, st, me, p):
+    """The builder's next step (D_TEAR: a kind or -1; D_PLACE: an offer slot)."""
+    if sid == ID.reference:
+        return reference_building(st, me, p)
+    if sid == ID.random:
+        return random_building(st, me, p)
+    if sid == ID.greedy:
+        return greedy_building(st, me, p)
+    if sid == ID.cautious:
+        return cautious_building(st, me, p)
+    return capper_building(st, me, p)
+
+
+check_dispatch(choose_build, STRATEGIES, "tear")
+check_dispatch(choose_build, STRATEGIES, "place")
+
+
+@inline
+def choose(sid, st, me, p):
+    """The seat's strategy answers the pending decision: its bid, or the build's next step."""
+    if st[S_PHASE] == D_BID:
+        return (choose_bid(sid, st, me, p), 0, 0, 0)
+    return choose_build(sid, st, me, p)

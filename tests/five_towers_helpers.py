@@ -19,10 +19,10 @@ def make_state(players=3, towers=None, rubble=None, offer=(), draw=(), discard=(
                high=0, rules=None, capacity=0):
     """A state from rule-page codes: towers {seat: {"C": [bottom..top]}}, rubble {seat:
     [...]}, offer (already revealed), draw (top first), discard (oldest first).  Copies
-    of a code already used get the second-copy bit, so every card is distinct."""
-    st = np.zeros(L.S_SIZE + capacity * L.TRACE_ROW, np.int64)
+    of a code already used get the second-copy bit, so every card is distinct.  With an
+    offer, the pending decision is the start player's bid (high already bid)."""
     r = GAME.resolve_rules(rules or {}, players)
-    st[L.S_RULES:L.S_RULES + L.N_RULES] = GAME.rules_vector(r, players)
+    st = L.S.new_state(GAME.rules_vector(r, players), capacity)
     seed_game(st, 7, 0)
     seen: set[int] = set()
 
@@ -53,16 +53,22 @@ def make_state(players=3, towers=None, rubble=None, offer=(), draw=(), discard=(
     st[L.S_START] = start
     st[L.S_HIGH] = high
     st[L.S_BIDDER] = -1
+    if len(offer):
+        st[L.S_PHASE] = L.D_BID
+        st[L.S_ACTOR] = start
     M.refresh(st)
     return st
 
 
 def from_snapshot(snap, start, high=0):
-    """A full state from a trace snapshot (zones only), caches rebuilt."""
+    """A full state from a trace snapshot (zones only), caches rebuilt; the pending
+    decision is the start player's bid (high already bid)."""
     st = np.zeros(L.S_SIZE, np.int64)
     st[:L.ZONES_END] = snap
     st[L.S_START] = start
     st[L.S_HIGH] = high
+    st[L.S_PHASE] = L.D_BID
+    st[L.S_ACTOR] = start
     M.refresh(st)
     return st
 

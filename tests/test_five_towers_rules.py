@@ -1,6 +1,8 @@
 """5 Towers rules on hand-built states: placement (the 8 and 9 exceptions, the 0 cap),
 buildable bids, the bidding, building and cleanup of a round, the reshuffle and the
-end, scoring, and the reference strategy against a plain-Python reading of its page.
+end, scoring, and the reference strategy against a plain-Python reading of its page;
+then the model: every decision's ``legal`` against ``step``, thousands of games driven
+only through ``setup``/``legal``/``step``, and positions copied mid-build played on.
 
 A state carries its own rules (st[S_RULES:]) and generator (st[0:4]); towers, offer and
 piles are given as rule-page codes (see tests/five_towers_helpers.py).
@@ -14,6 +16,7 @@ from cardlab.sim import runner
 from cardlab.sim.five_towers import GAME
 from cardlab.sim.five_towers import kernel as K
 from cardlab.sim.five_towers import layout as L
+from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.five_towers import moves as M
 from cardlab.sim.runner import make_setup
 from cardlab.strategies import five_towers as S
@@ -38,14 +41,14 @@ def events(st):
 
 
 def test_lower_on_top_with_the_8_and_9_exceptions():
-    assert M.legal(3, 7) and not M.legal(7, 7) and not M.legal(12, 3)
+    assert M.goes_on(3, 7) and not M.goes_on(7, 7) and not M.goes_on(12, 3)
     for x in range(16):
-        assert M.legal(x, 8), "anything goes on an 8"
-        assert M.legal(x, EMPTY), "anything starts a tower"
-        assert not M.legal(x, 0), "nothing goes on a 0"
+        assert M.goes_on(x, 8), "anything goes on an 8"
+        assert M.goes_on(x, EMPTY), "anything starts a tower"
+        assert not M.goes_on(x, 0), "nothing goes on a 0"
     for t in range(1, 16):
-        assert M.legal(9, t), "a 9 goes on anything but a 0"
-    assert M.legal(9, 3) and not M.legal(9, 0)
+        assert M.goes_on(9, t), "a 9 goes on anything but a 0"
+    assert M.goes_on(9, 3) and not M.goes_on(9, 0)
 
 
 def test_a_zero_caps_and_cannot_be_torn_down():
@@ -377,3 +380,213 @@ def test_cautious_game_86_tears_nothing_down_in_round_22():
     r22 = [e for e in lines[1:-1] if e["turn"] == 22 and e["player"] == 0]
     assert [e["action"] for e in r22] == ["bid", "place", "place"]
     assert sorted(e["card"] for e in r22[1:]) == ["C9", "S10"]
+
+
+# ---------------------------------------------------------------- the model: legal and step
+
+
+def _acts(st):
+    """The pending decision's legal actions (first numbers), as ``legal`` lists them."""
+    n = int(M.legal(st))
+    return [int(a) for a in st[L.S_ACTS:L.S_ACTS + 4 * n:4]]
+
+
+def _refusal(st, a):
+    """None if ``step`` accepts action a on a copy of st, else the refusal's decision words."""
+    c = st.copy()
+    try:
+        K.step(c, (a, 0, 0, 0))
+    except ValueError as e:
+        assert e.args[0] == ILLEGAL, e.args
+        return e.args[1]
+    return None
+
+
+# every number a strategy might answer, per decision: the legal ones and some beyond
+CANDIDATES = {L.D_BID: range(-1, L.MAXOFF + 2), L.D_TEAR: range(-2, L.NK + 1),
+              L.D_PLACE: range(-1, L.MAXOFF + 1)}
+
+
+def _legal_is_what_step_accepts(st):
+    listed = _acts(st)
+    accepted = [a for a in CANDIDATES[int(st[L.S_PHASE])] if _refusal(st, a) is None]
+    assert listed == accepted, (int(st[L.S_PHASE]), listed, accepted)
+    return listed
+
+
+def test_a_build_step_that_leaves_the_bid_unplaceable_is_refused():
+    # seat 1 (start) can place 3 only with a tear-down: S2 off (S15 takes S14, S13) or T5
+    # off (T7, T6 start afresh), and C0 starts a tower
+    st = H.make_state(towers={1: {"S": ["S15", "S2"], "T": ["T5"]}},
+                      offer=["S13", "S14", "T7", "T6", "C0"], start=1,
+                      draw=["A1", "A2", "A3", "A4", "A5", "A6"])
+    assert _legal_is_what_step_accepts(st) == [1, 2, 3]
+    assert _refusal(st, 0) == "bid (the start player must open)"
+    assert _refusal(st, 4) == "bid"
+    for a in (3, 0, 0):  # seat 1 bids 3, seats 2 and 0 pass
+        K.step(st, (a, 0, 0, 0))
+    assert (int(st[L.S_PHASE]), int(st[L.S_ACTOR])) == (L.D_TEAR, 1)
+    assert _legal_is_what_step_accepts(st) == [1, 2]
+    assert _refusal(st, -1) == "tear-down (the bid could not be placed)"
+    assert _refusal(st, 0) == "tear-down", "an empty tower has no top to tear down"
+    K.step(st, (1, 0, 0, 0))  # S2 torn down: top S15
+    assert H.tower(st, 1, "S") == ["S15"] and int(st[L.S_PHASE]) == L.D_PLACE
+    # S13 first would block S14 (and T7 does not go on T5): S14 or C0
+    assert _legal_is_what_step_accepts(st) == [1, 4]
+    assert _refusal(st, 0) == "placement (the rest of the bid could not be placed)"
+    assert _refusal(st, 2) == "placement"
+    assert _refusal(st, 7) == "build plan (offer slot)"
+    assert _refusal(st, -1) == "build plan (card count differs from the bid)", "no card: a plan too short"
+    K.step(st, (1, 0, 0, 0))
+    assert _legal_is_what_step_accepts(st) == [0, 4]
+    assert _refusal(st, 1) == "build plan (offer slot)", "a slot already taken"
+    K.step(st, (4, 0, 0, 0))
+    K.step(st, (0, 0, 0, 0))
+    assert H.tower(st, 1, "S") == ["S15", "S14", "S13"] and H.tower(st, 1, "C") == ["C0"]
+    assert int(st[L.S_START]) == 2 and int(st[L.S_ROUND]) == 1  # the next round's offer
+    assert int(st[L.S_EVC + L.EV_BUILD1 + 2]) == 1
+
+
+def test_with_teardown_after_the_tear_is_the_last_step():
+    st = H.make_state(2, towers={0: {"C": ["C12"]}}, offer=["C10", "C3"], rules={"teardown_when": "after"})
+    K.step(st, (2, 0, 0, 0))  # a bid of the whole offer ends the bidding
+    assert (int(st[L.S_PHASE]), int(st[L.S_ACTOR])) == (L.D_PLACE, 0)
+    assert _legal_is_what_step_accepts(st) == [0], "C3 first would block C10"
+    K.step(st, (0, 0, 0, 0))
+    K.step(st, (1, 0, 0, 0))
+    assert int(st[L.S_PHASE]) == L.D_TEAR
+    assert _legal_is_what_step_accepts(st) == [-1, 0], "any tower with a top but a 0 may lose it"
+    K.step(st, (0, 0, 0, 0))
+    assert H.tower(st, 0, "C") == ["C12", "C10"] and int(st[L.S_RUB_N]) == 1
+
+
+def test_a_plan_of_another_card_count_than_the_bid_stops_the_run():
+    # the reference wants 3 (the C tear-down); made to build 2 it plans its 1-card opening:
+    # its first placement is "no card" with its count, which step refuses naming both
+    st = H.make_state(towers={0: {"C": ["C15", "C3"]}}, offer=["C14", "C13", "C12", "S2", "T1"])
+    st[L.S_HIGH], st[L.S_BIDDER] = 2, 0
+    st[L.S_PHASE], st[L.S_ACTOR] = L.D_TEAR, 0
+    p = np.zeros(8)
+    K.step(st, S.choose(S.ID.reference, st, 0, p))  # no tear-down: S2 and T1 fit as they are
+    act = S.choose(S.ID.reference, st, 0, p)
+    assert act == (-1, 1, 0, 0)
+    with pytest.raises(ValueError) as e:
+        K.step(st, act)
+    assert e.value.args == (ILLEGAL, "build plan (card count differs from the bid)", "cards,bid", 0, 1, 2)
+
+
+def _zone_cards(snaps):
+    """Every card of every snapshot (rows), -1 where a slot holds none."""
+    k = np.arange(L.NCARDS)
+    h = np.arange(L.MAXH)
+
+    def first(o, width, count):
+        return np.where(np.arange(width)[None, :] < count[:, None], snaps[:, o:o + width], -1)
+
+    parts = [first(L.S_DRAW, L.NCARDS, snaps[:, L.S_DRAW_N]), first(L.S_DISC, L.NCARDS, snaps[:, L.S_DISC_N]),
+             snaps[:, L.S_OFFER:L.S_OFFER + L.MAXOFF]]
+    for s in range(L.MAXP):
+        parts.append(first(L.S_RUB + s * L.NCARDS, len(k), snaps[:, L.S_RUB_N + s]))
+        for t in range(L.NK):
+            parts.append(first(L.S_TOW + (s * L.NK + t) * L.MAXH, len(h), snaps[:, L.S_TH + s * L.NK + t]))
+    return np.concatenate(parts, axis=1)
+
+
+def _deck(ndeck):
+    ids = [k * 16 + v for k in range(L.NK) for v in range(16)]
+    if ndeck == 110:
+        ids += [128 + k * 16 + v for k in range(L.NK) for v in L.EXTRA]
+    want = np.zeros(256, np.int64)
+    want[ids] = 1
+    return want
+
+
+MODEL_SETUPS = [(2, ()), (3, ()), (4, ()), (5, ()), (3, ("teardown_when=after",)),
+                (4, ("deck=full", "offer_size=8")), (2, ("all_pass=stay", "offer_size=1")),
+                (5, ("teardown_when=after", "offer_size=8")), (3, ("max_rounds=12",)),
+                (3, ("rubble_penalty=linear", "offer_size=3", "deck=full"))]
+MODEL_GAMES = 210  # per setup: 2,100 games
+
+
+def test_random_legal_games_keep_every_card_in_one_zone_and_end():
+    """Games driven only through setup / legal / step with uniformly random legal actions:
+    after every step every card of the dealt deck is in exactly one zone, every decision
+    has a legal action, and every game ends (the deck runs out twice) or hits its cap.
+    In every 15th game every decision's list is checked against what step accepts."""
+    from cardlab.sim.rng import seed_game
+    from cardlab.sim.schema import DONE
+
+    gen = np.random.default_rng(20261201)
+    games = 0
+    for players, sets in MODEL_SETUPS:
+        setup = make_setup("five_towers", players, list(sets), "random", 99)
+        r, rv = setup.rules, setup.arrays()[0]
+        want = _deck(int(rv[L.R_DECK - L.S_RULES]))
+        for g in range(MODEL_GAMES):
+            st = L.S.new_state(rv)
+            seed_game(st, 99, g)
+            K.setup(st)
+            snaps = [st[:L.ZONES_END].copy()]
+            check = g % 15 == 0
+            while st[L.S_PHASE] != DONE:
+                if check:
+                    acts = _legal_is_what_step_accepts(st)
+                else:
+                    acts = _acts(st)
+                assert acts, f"game {g}: no legal action (decision {int(st[L.S_PHASE])})"
+                K.step(st, (acts[int(gen.integers(len(acts)))], 0, 0, 0))
+                snaps.append(st[:L.ZONES_END].copy())
+                assert len(snaps) < 20_000, "a game that does not end"
+            cards = _zone_cards(np.array(snaps))
+            rows = np.broadcast_to(np.arange(len(cards))[:, None], cards.shape)
+            ok = cards >= 0
+            census = np.bincount(rows[ok] * 256 + cards[ok], minlength=len(cards) * 256).reshape(-1, 256)
+            assert (census == want[None, :]).all(), f"{players}p {sets} game {g}: a card missing or doubled"
+            if st[L.S_UNFINISHED]:
+                assert st[L.S_LENGTH] == r["max_rounds"] and st[L.S_MASK] == 0
+            else:
+                assert st[L.S_OVER] == 1 and st[L.S_RUNOUTS] == 2 and st[L.S_MASK] != 0
+            scores = [H.score(st, s, r["rubble_penalty"] == "linear") for s in range(players)]
+            assert list(st[L.S_SCORE:L.S_SCORE + players]) == scores
+            games += 1
+    assert games >= 2000
+
+
+@pytest.mark.parametrize("players,sets,strategies", [
+    (3, (), "random,reference,greedy"),
+    (4, ("teardown_when=after",), "cautious:tear_gain=1,capper,random,reference"),
+    (5, ("deck=full", "offer_size=8"), "random,greedy,cautious,capper,random"),
+])
+def test_a_position_copied_mid_build_plays_on_identically(players, sets, strategies):
+    """Positions in the middle of a build (the plan in the builder's scratch, the random
+    strategy's generator in the state) played on twice with play_on: identical final
+    states, and the result of the uninterrupted fast-path game."""
+    from cardlab.sim.rng import seed_game
+
+    setup = make_setup("five_towers", players, list(sets), strategies, 8)
+    rv, sids, params = setup.arrays()
+    fast = runner.run(setup, 12, jobs=1, keep_rows=True).rows
+    copied = 0
+    for g in range(12):
+        st = L.S.new_state(rv)
+        seed_game(st, setup.seed, g)
+        K.setup(st)
+        decisions = 0
+        while st[L.S_PHASE] != 0:
+            mid = (st[L.S_PHASE] == L.D_PLACE and st[L.S_PLACED] >= 1) or \
+                (st[L.S_PHASE] == L.D_TEAR and st[L.S_PLACED] >= 1) or \
+                (st[L.S_PHASE] == L.D_BID and st[L.S_SPOKEN] >= 1)
+            if mid and decisions % 7 == g % 7:
+                a, b = st.copy(), st.copy()
+                K.play_on(a, sids, params)
+                K.play_on(b, sids, params)
+                np.testing.assert_array_equal(a, b)
+                got = [a[L.S_LENGTH], a[L.S_UNFINISHED], a[L.S_MASK], *a[L.S_SCORE:L.S_SCORE + players]]
+                assert got == list(fast[g][:3 + players]), f"game {g}: the copy played on differently"
+                copied += 1
+            me = int(st[L.S_ACTOR])
+            K.step(st, S.choose(sids[me], st, me, params[me]))
+            decisions += 1
+        row = [st[L.S_LENGTH], st[L.S_UNFINISHED], st[L.S_MASK], *st[L.S_SCORE:L.S_SCORE + players]]
+        assert row == list(fast[g][:3 + players]), f"game {g}: the model driven from Python differs"
+    assert copied >= 30

@@ -1,9 +1,10 @@
 """5 Towers (game id ``five_towers``): knobs, rule vector, card types and trace decoding.
 
 Rules: ``docs/rules/five_towers.md`` (our page, with the decisions we took) and
-``../shared/rules/five_towers.md``.  The compiled game is in ``kernel.py`` (loop) and
-``moves.py`` (rules and the placement search); the numbers it shares with strategies
-are in ``layout.py``.
+``../shared/rules/five_towers.md``.  The compiled game is in ``kernel.py`` (the
+resumable step function: rounds of offer, bidding, building, cleanup) and ``moves.py``
+(rules, the placement search and ``legal``); the declared state and the numbers it
+shares with strategies are in ``layout.py``.
 """
 from __future__ import annotations
 
@@ -117,7 +118,7 @@ class FiveTowers(Game):
         code = L.card_code
         events = []
         for i in range(n):
-            kind, player, rnd, a, b, c, d, e = (int(x) for x in tev[i])
+            kind, player, rnd, a, b, c, d, _, _ = (int(x) for x in tev[i])
             ev: dict[str, Any] = {"type": "event", "step": i, "turn": rnd,
                                   "player": None if player < 0 else player,
                                   "action": L.EVENT_NAMES[kind]}

@@ -1,38 +1,45 @@
-"""5 Towers' game loop, read top to bottom like the rulebook: setup (the deck by player
-count, shuffled), then rounds of offer / bidding / building / cleanup until the round in
-which the draw pile runs out for the second time, then scoring.
+"""5 Towers as a resumable step function, read top to bottom like the rulebook: setup (the
+deck by player count, shuffled), then rounds of offer / bidding / building / cleanup
+until the round in which the draw pile runs out for the second time, then scoring.
 
-``run_games`` is the one compiled entry point: it plays games [start, stop) into a
-tally, and in trace mode (``capacity`` > 0) records every event of one game.
+The decisions (``layout.py``): ``D_BID`` (each seat once a round, from the start player:
+a bid or 0 to pass), then the high bidder's build in small steps: ``D_TEAR`` (a kind to
+tear down or -1; before placing, or after with teardown_when=after) and one ``D_PLACE``
+(an offer slot) per card bid.  ``step`` checks and applies the pending seat's action and
+plays on up to the next decision: the next seat's bid, the build's next step, or the
+cleanup and the next round's offer.  ``run_games`` is the shared engine
+(``sim/engine.py``) bound to these functions.
 """
 import numpy as np
 from numba import njit
 
-from cardlab.sim.jit import inline
+from cardlab.sim import engine
 from cardlab.sim.errors import ILLEGAL
-from cardlab.sim.record import record_game
-from cardlab.sim.rng import seed_game, shuffle
+from cardlab.sim.jit import inline
+from cardlab.sim.rng import shuffle
+from cardlab.sim.schema import DONE
 from cardlab.sim.five_towers.layout import (
-    END_CAP, END_DECK, EV_ALL_PASS, EV_BID, EV_BUILD1, EV_PASS, EXTRA, MAXH, N_RULES,
-    NK, NT, NV, R_ALLPASS_STAY, R_DECK, R_MAX_ROUNDS, R_PLAYERS, R_TEAR_AFTER,
-    S_BIDDER, S_DRAW, S_DRAW_N, S_EVC, S_HELD, S_HIGH, S_OFFER, S_OFFER_N,
-    S_OVER, S_PLAN, S_PLAN_N, S_PLAN_TEAR, S_PLAYED, S_ROUND, S_RULES, S_SCORE, S_SIZE,
-    S_START, S_TH, S_TOW, TRACE_ROW, ZONES_END,
+    D_BID, D_PLACE, D_TEAR, END_CAP, END_DECK, ENGINE, EV_ALL_PASS, EV_BID, EV_BUILD1, EV_PASS,
+    EXTRA, MAXH, MAXOFF, NK, NT, NV, R_ALLPASS_STAY, R_DECK, R_MAX_ROUNDS, R_PLAYERS,
+    R_TEAR_AFTER, S_ACTOR, S_BIDDER, S_DRAW, S_DRAW_N, S_END, S_EVC, S_HIGH, S_LENGTH, S_MASK,
+    S_OFFER, S_OFFER_N, S_OVER, S_PHASE, S_PLACED, S_PLAYED, S_ROUND, S_SCORE, S_SIZE,
+    S_SPOKEN, S_START, S_TH, S_TOW, S_UNFINISHED,
 )
-from cardlab.sim.five_towers.moves import (
-    bid_legal, discard_offer, emit, legal, max_buildable, place, refresh, reveal, score, tear_down, tearable,
-    top,
+from cardlab.sim.five_towers.moves import (  # legal: the model's, for Game.model()
+    PLACE_NO_CARD, PLACE_NO_FIT, TEAR_NO_TOP, bid_legal, discard_offer, emit, legal, must_open,
+    place, place_refusal, refresh, reveal, score, tear_down, tear_refusal,
 )
-from cardlab.strategies.five_towers import ask_bid, ask_build
+from cardlab.strategies.five_towers import choose
+
+# ---------------------------------------------------------------- setup
 
 
 @inline
-def setup(st):
+def shuffle_deck(st):
     """Clear the state and shuffle the deck: one card of each value 0-15 per kind, and
     with the full deck a second 0, 2, 5, 7, 10 and 12 per kind."""
-    st[S_DRAW_N:ZONES_END] = 0
-    st[ZONES_END:S_SIZE] = 0
-    st[S_OFFER:S_OFFER + 8] = -1
+    st[S_DRAW_N:S_SIZE] = 0  # every zone, the bookkeeping and the scratch
+    st[S_OFFER:S_OFFER + MAXOFF] = -1
     n = 0
     for k in range(NK):
         for v in range(NV):
@@ -49,107 +56,43 @@ def setup(st):
     refresh(st)
 
 
-@inline
-def bidding(st, sids, params):
-    """Each seat speaks once from the start player: a higher, buildable bid or a pass.
-    The start player must open if they can build a card; a bid of the whole offer ends
-    the bidding.  Leaves the high bid and bidder in st[S_HIGH], st[S_BIDDER]."""
-    P = st[R_PLAYERS]
-    start = st[S_START]
-    n = st[S_OFFER_N]
-    st[S_HIGH] = 0
-    st[S_BIDDER] = -1
-    for i in range(P):
-        s = start + i
-        if s >= P:
-            s -= P
-        b = ask_bid(sids[s], st, s, params[s])
-        if b == 0:
-            if i == 0 and max_buildable(st, s) > 0:
-                raise ValueError(ILLEGAL, "bid (the start player must open)", "bid", s, 0)
-            emit(st, EV_PASS, s, 0, 0, 0, 0, 0)
-            continue
-        if not bid_legal(st, s, b):
-            raise ValueError(ILLEGAL, "bid", "bid", s, b)
-        st[S_HIGH] = b
-        st[S_BIDDER] = s
-        emit(st, EV_BID, s, b, 0, 0, 0, 0)
-        if b == n:
-            break
+@njit(cache=True, nogil=True, inline="always")
+def setup(st):
+    """A new game on the seeded generator: the shuffled deck, then the first round's
+    offer; seat 0 starts the bidding."""
+    shuffle_deck(st)
+    next_round(st)
 
 
 @inline
-def build(st, sids, params, me, b):
-    """The builder takes b offer cards and places them in the order its strategy chose,
-    tearing down one tower top before (or after) if it chose to.  Every step is checked."""
-    ask_build(sids[me], st, me, params[me], b)
-    n = st[S_PLAN_N]
-    tear = st[S_PLAN_TEAR]
-    if n != b:
-        raise ValueError(ILLEGAL, "build plan (card count differs from the bid)", "cards,bid", me, n, b)
-    used = 0
-    for i in range(n):
-        j = st[S_PLAN + i]
-        if j < 0 or j >= st[S_OFFER_N] or st[S_OFFER + j] < 0 or (used >> j) & 1:
-            raise ValueError(ILLEGAL, "build plan (offer slot)", "slot", me, j)
-        used |= 1 << j
-    after = st[R_TEAR_AFTER] != 0
-    if tear >= 0 and not after:
-        if tear >= NK or not tearable(st, me, tear):
-            raise ValueError(ILLEGAL, "tear-down", "kind", me, tear)
-        tear_down(st, me, tear)
-    for i in range(n):
-        j = st[S_PLAN + i]
-        c = st[S_OFFER + j]
-        if not legal(c & 15, top(st, me, (c >> 4) & 7)):
-            raise ValueError(ILLEGAL, "placement", "slot,card", me, j, c)
-        place(st, me, j)
-    if tear >= 0 and after:
-        if tear >= NK or not tearable(st, me, tear):
-            raise ValueError(ILLEGAL, "tear-down", "kind", me, tear)
-        tear_down(st, me, tear)
-    st[S_EVC + EV_BUILD1 + b - 1] += 1
+def ask(st, decision, seat):
+    st[S_PHASE] = decision
+    st[S_ACTOR] = seat
+
+
+# ---------------------------------------------------------------- rounds
 
 
 @inline
-def play_round(st, sids, params):
-    """Offer, bidding, building, cleanup.  Returns False when the offer comes up empty
-    (the second run-out before any card: that is not a round)."""
+def open_round(st):
+    """1. Offer: fill it from the draw pile (False when it comes up empty: the second
+    run-out before any card is not a round).  2. Bidding: the start player speaks first."""
     st[S_ROUND] += 1
     reveal(st)
     if st[S_OFFER_N] == 0:
         st[S_ROUND] -= 1
         return False
-    P = st[R_PLAYERS]
-    bidding(st, sids, params)
-    me = st[S_BIDDER]
-    if me >= 0:
-        build(st, sids, params, me, st[S_HIGH])
-        discard_offer(st)
-        st[S_START] = me + 1 if me + 1 < P else 0
-    else:
-        emit(st, EV_ALL_PASS, -1, 0, 0, 0, 0, 0)
-        discard_offer(st)
-        if st[R_ALLPASS_STAY] == 0:
-            st[S_START] = st[S_START] + 1 if st[S_START] + 1 < P else 0
+    st[S_HIGH] = 0
+    st[S_BIDDER] = -1
+    st[S_SPOKEN] = 0
+    ask(st, D_BID, st[S_START])
     return True
 
 
-@njit(cache=True, nogil=True)
-def step_round(st, sids, params):
-    """One round of a hand-built or half-played state (for tests and tools); the
-    fast path plays the same ``play_round`` inside ``play_game``."""
-    return play_round(st, sids, params)
-
-
 @inline
-def play_game(st, sids, params):
-    """Play one game from a seeded generator.  Returns (winner mask, rounds, unfinished)."""
-    setup(st)
+def game_over(st):
+    """Scoring: points per seat; every seat with the top score wins (none when capped)."""
     P = st[R_PLAYERS]
-    while st[S_ROUND] < st[R_MAX_ROUNDS] and st[S_OVER] == 0:
-        if not play_round(st, sids, params):
-            break
     unfinished = st[S_OVER] == 0 and st[S_ROUND] >= st[R_MAX_ROUNDS]
     best = -(1 << 40)
     for s in range(P):
@@ -166,21 +109,166 @@ def play_game(st, sids, params):
         for s in range(P):
             if st[S_SCORE + s] == best:
                 mask |= np.int64(1) << s
-    return mask, st[S_ROUND], unfinished
+    st[S_MASK] = mask
+    st[S_LENGTH] = st[S_ROUND]
+    st[S_UNFINISHED] = 1 if unfinished else 0
+    st[S_END] = END_CAP if unfinished else END_DECK
+    st[S_PHASE] = DONE
+
+
+@inline
+def next_round(st):
+    """The next round's offer and its first bid; the game ends after the round in which
+    the draw pile ran out for the second time (or at the round cap)."""
+    if st[S_ROUND] < st[R_MAX_ROUNDS] and st[S_OVER] == 0 and open_round(st):
+        return
+    game_over(st)
+
+
+@inline
+def cleanup(st, builder):
+    """4. Cleanup: the offer's leftovers go to the discard pile; the seat left of the
+    builder starts the next round (all passed: the start player moves on, knob)."""
+    P = st[R_PLAYERS]
+    discard_offer(st)
+    if builder >= 0:
+        st[S_START] = builder + 1 if builder + 1 < P else 0
+    elif st[R_ALLPASS_STAY] == 0:
+        st[S_START] = st[S_START] + 1 if st[S_START] + 1 < P else 0
+
+
+# ---------------------------------------------------------------- the decisions
+
+
+@inline
+def bid(st, me, b):
+    """2. Bidding: a higher buildable bid or a pass (not the start player if they can
+    build).  After every seat has spoken, or a bid of the whole offer, the high bidder
+    builds (3.), or everyone passed and the offer is discarded.  True when the round is
+    over."""
+    if b == 0:
+        if must_open(st, me):
+            raise ValueError(ILLEGAL, "bid (the start player must open)", "bid", me, 0)
+        emit(st, EV_PASS, me, 0, 0, 0, 0, 0)
+    else:
+        if not bid_legal(st, me, b):
+            raise ValueError(ILLEGAL, "bid", "bid", me, b)
+        st[S_HIGH] = b
+        st[S_BIDDER] = me
+        emit(st, EV_BID, me, b, 0, 0, 0, 0)
+    st[S_SPOKEN] += 1
+    P = st[R_PLAYERS]
+    if b != st[S_OFFER_N] and st[S_SPOKEN] < P:
+        ask(st, D_BID, me + 1 if me + 1 < P else 0)
+        return False
+    builder = st[S_BIDDER]
+    if builder >= 0:  # 3. Building: the tear-down first, unless it comes after placing
+        st[S_PLACED] = 0
+        ask(st, D_PLACE if st[R_TEAR_AFTER] != 0 else D_TEAR, builder)
+        return False
+    emit(st, EV_ALL_PASS, -1, 0, 0, 0, 0, 0)
+    cleanup(st, -1)
+    return True
+
+
+@inline
+def built(st, me):
+    """The build is complete: count it by size, then the cleanup."""
+    st[S_EVC + EV_BUILD1 + st[S_HIGH] - 1] += 1
+    cleanup(st, me)
+
+
+@inline
+def tear(st, me, k):
+    """3. The builder may tear down the top of one tower (never a 0) onto their rubble
+    pile: before placing (it must leave the bid placeable), or after (knob).  True when
+    the round is over."""
+    why = tear_refusal(st, me, k)
+    if why == TEAR_NO_TOP:
+        raise ValueError(ILLEGAL, "tear-down", "kind", me, k)
+    if why != 0:
+        raise ValueError(ILLEGAL, "tear-down (the bid could not be placed)", "kind", me, k)
+    if k >= 0:
+        tear_down(st, me, k)
+    if st[R_TEAR_AFTER] != 0:
+        built(st, me)
+        return True
+    ask(st, D_PLACE, me)
+    return False
+
+
+@inline
+def place_card(st, me, j, cards):
+    """3. Then every card taken is placed, one offer slot at a time, each legal on the
+    tower of its kind.  True when the round is over.  "No card" (-1) is refused as a
+    plan of ``cards`` cards where the bid asks for more or fewer."""
+    why = place_refusal(st, me, j)
+    if why == PLACE_NO_CARD:
+        if j == -1:
+            raise ValueError(ILLEGAL, "build plan (card count differs from the bid)", "cards,bid", me,
+                             cards, st[S_HIGH])
+        raise ValueError(ILLEGAL, "build plan (offer slot)", "slot", me, j)
+    if why == PLACE_NO_FIT:
+        raise ValueError(ILLEGAL, "placement", "slot,card", me, j, st[S_OFFER + j])
+    if why != 0:
+        raise ValueError(ILLEGAL, "placement (the rest of the bid could not be placed)",
+                         "slot,card", me, j, st[S_OFFER + j])
+    place(st, me, j)
+    st[S_PLACED] += 1
+    if st[S_PLACED] < st[S_HIGH]:
+        ask(st, D_PLACE, me)
+        return False
+    if st[R_TEAR_AFTER] != 0:
+        ask(st, D_TEAR, me)
+        return False
+    built(st, me)
+    return True
+
+
+@inline
+def play(st, act):
+    """Apply the pending decision's action; True when it ended the round (cleanup done)."""
+    me = st[S_ACTOR]
+    ph = st[S_PHASE]
+    if ph == D_BID:
+        return bid(st, me, act[0])
+    if ph == D_TEAR:
+        return tear(st, me, act[0])
+    return place_card(st, me, act[0], act[1])
+
+
+# ---------------------------------------------------------------- the model
+
+
+@njit(cache=True, nogil=True, inline="always")
+def step(st, act):
+    """Apply the pending seat's action, then play on to the next decision (a round that
+    ends moves on to the next round's offer) or the end of the game."""
+    if play(st, act):
+        next_round(st)
+
+
+@njit(cache=True, nogil=True)
+def step_round(st, sids, params):
+    """One round of a hand-built or half-played state (for tests and tools): the offer,
+    then the seats' strategies through the same decisions as the fast path, up to the
+    cleanup.  False when the offer came up empty (no round)."""
+    if not open_round(st):
+        return False
+    while True:
+        me = st[S_ACTOR]
+        if play(st, choose(sids[me], st, me, params[me])):
+            return True
+
+
+@njit(cache=True, nogil=True)
+def play_on(st, sids, params):
+    """Play a position (a copy of a state at any decision) to the end of its game."""
+    engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
 @njit(cache=True, nogil=True)
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """Play games [start, stop) and add them to ``tally``; ``rows`` (if it has rows) gets
-    one line per game: length, unfinished, winner mask, points per seat.  With
-    ``capacity`` > 0 (trace mode, one game) the returned state holds up to ``capacity``
-    events after ``S_SIZE``; ``st[S_NEV]`` says how many there were."""
-    st = np.zeros(S_SIZE + capacity * TRACE_ROW, dtype=np.int64)
-    st[S_RULES:S_RULES + N_RULES] = rules
-    P = st[R_PLAYERS]
-    for g in range(start, stop):
-        seed_game(st, seed, g)
-        mask, length, unfinished = play_game(st, sids, params)
-        record_game(tally, lay, rows, g - start, P, mask, length, unfinished,
-                    END_CAP if unfinished else END_DECK, st, S_HELD, S_PLAYED, S_SCORE, S_EVC)
-    return st
+    """The shared engine on 5 Towers (see sim/engine.py)."""
+    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+                            ENGINE, setup, choose, step)

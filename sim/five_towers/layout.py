@@ -1,14 +1,17 @@
-"""5 Towers' numbers: cards, rule slots, state offsets, events.
+"""5 Towers' numbers: cards, the declared state (rule slots, zones, bookkeeping), the
+decisions, events.
 
-Everything a game reads or writes lives in one int64 array ``st`` with the named
-offsets below: the random generator (``st[0:4]``), the rules, the zones, per-game
-bookkeeping and, in trace mode, the event buffer at the end.  Every compiled helper
-takes just ``st``; a trace snapshot is simply ``st[:ZONES_END]``.
+Everything a game reads or writes lives in one int64 array ``st`` whose parts are
+declared below with the schema (``sim/schema.py``), which derives every offset: the
+random generator (``st[0:4]``), the rules, the zones, per-game bookkeeping, strategy
+scratch and, in trace mode, the event buffer at the end.  Every compiled helper takes
+just ``st``; a trace snapshot is simply ``st[:ZONES_END]``.
 
 A card is ``copy * 128 + kind * 16 + value`` (kind 0..4 = C S T R A, value 0..15;
 copy 1 only for the 4–5 player extra cards), so ``value = c & 15`` and
 ``kind = (c >> 4) & 7``.  A tower is stored bottom first.
 """
+from cardlab.sim.schema import NOBODY, PILE, SLOTS, TABLE, VALUES, Schema
 from cardlab.sim.tally import TallyLayout
 
 MAXP = 5             # seats
@@ -35,63 +38,70 @@ def type_names() -> list[str]:
     return [str(v) for v in range(NV)] + [f"kind {k}" for k in KINDS]
 
 
-S_RNG = 0    # st[0:4]: the xoshiro256** state (sim/rng.py)
-S_RULES = 4  # the rule vector, copied in once per batch: st[R_X] is knob X
-N_RULES = 8
-(R_PLAYERS, R_DECK, R_OFFER, R_ALLPASS_STAY, R_TEAR_AFTER, R_RUBBLE_LINEAR,
- R_MAX_ROUNDS, R_SPARE) = range(S_RULES, S_RULES + N_RULES)
-
-# zones (and the counters the snapshot needs)
-S_DRAW_N = S_RULES + 16
-S_DISC_N = S_DRAW_N + 1
-S_OFFER_N = S_DRAW_N + 2            # offer slots revealed this round (taken ones are -1)
-S_ROUND = S_DRAW_N + 3
-S_START = S_DRAW_N + 4              # this round's start player
-S_RUNOUTS = S_DRAW_N + 5            # times a reveal found the draw pile empty
-S_TH = S_DRAW_N + 6                 # [MAXP][NK] tower heights
-S_RUB_N = S_TH + MAXP * NK          # [MAXP] rubble pile sizes
-S_OFFER = S_RUB_N + MAXP            # [MAXOFF] card or -1
-S_TOW = S_OFFER + MAXOFF            # [MAXP][NK][MAXH] towers, bottom first
-S_RUB = S_TOW + MAXP * NK * MAXH    # [MAXP][NCARDS] rubble piles
-S_DRAW = S_RUB + MAXP * NCARDS      # draw pile, top = last
-S_DISC = S_DRAW + NCARDS            # discard pile, newest last
-ZONES_END = S_DISC + NCARDS
-# per-game bookkeeping (cleared at the start of every game)
-S_HELD = ZONES_END                  # [MAXP][NT] card-power bits: took a card of the type
-S_PLAYED = S_HELD + MAXP * NT       # ... had one in a tower at the end (it scored)
-S_SCORE = S_PLAYED + MAXP * NT      # points per seat at the end
-S_EVC = S_SCORE + MAXP              # event counts this game
-S_NEV = S_EVC + 24                  # events written to the trace buffer
-S_OVER = S_NEV + 1                  # 1 once the game is over (second run-out)
-S_HIGH = S_OVER + 1                 # the current high bid ...
-S_BIDDER = S_HIGH + 1               # ... and who made it (-1: nobody yet)
-# the builder's plan, written by its strategy and checked by the kernel:
-# S_PLAN_TEAR: kind to tear down or -1; S_PLAN_N: cards; S_PLAN: offer slots in order
-S_PLAN_TEAR = S_BIDDER + 1
-S_PLAN_N = S_PLAN_TEAR + 1
-S_PLAN = S_PLAN_N + 1               # [MAXOFF]
-S_DP = S_PLAN + MAXOFF              # [1 << MAXOFF] scratch for the placement search
-S_SEQ = S_DP + (1 << MAXOFF)        # [MAXOFF] scratch: a searched placement order
-S_TMP = S_SEQ + MAXOFF              # [MAXOFF] scratch for strategies
-# caches kept in step with the zones (``moves.refresh`` rebuilds them from the zones)
-S_KM = S_TMP + MAXOFF               # [NK] bit mask of the offer slots holding each kind
-S_TOP = S_KM + NK                   # [MAXP][NK] top value of each tower, EMPTY (16) if none
-S_VER = S_TOP + MAXP * NK           # bumped whenever the offer or a tower changes ...
-S_PC = S_VER + 1                    # [MAXP][3] ... so a strategy may cache per seat
-S_SIZE = S_PC + 3 * MAXP
-# trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
-# row of EVW numbers, then the snapshot st[:ZONES_END] after it
-
 EVENT_NAMES = ("reveal", "reshuffle", "bid", "pass", "teardown", "place", "discard",
                "all_pass", "build_1", "build_2", "build_3", "build_4", "build_5",
                "build_6", "build_7", "build_8")
 (EV_REVEAL, EV_RESHUFFLE, EV_BID, EV_PASS, EV_TEARDOWN, EV_PLACE, EV_DISCARD,
  EV_ALL_PASS, EV_BUILD1) = range(9)
-N_EV = len(EVENT_NAMES)
-EVW = 8  # event row: kind, player (-1 chance), round, a, b, c, d, e
-TRACE_ROW = EVW + ZONES_END
 
 END_NAMES = ("deck", "cap")
 END_DECK, END_CAP = range(2)
+
+# ---------------------------------------------------------------- the state
+# The decisions, in the order of a round: every seat speaks once (D_BID: a bid, or 0 to
+# pass); the high bidder then builds in small steps: the optional tear-down (D_TEAR: a
+# kind, or -1 for none; before placing, or after with teardown_when=after) and one
+# placement per card bid (D_PLACE: an offer slot; "-1, n" is never legal: a strategy
+# whose plan has n cards, not the bid's, says so and the kernel names both).
+S = Schema("five_towers", maxp=MAXP, n_types=NT, events=EVENT_NAMES, ends=END_NAMES,
+           decisions=(("bid", "bid"), ("tear", "kind"), ("place", "slot,cards")))
+R = S.rules("players", "deck", "offer", "allpass_stay", "tear_after", "rubble_linear",
+            "max_rounds")
+S.counter("draw_n", "cards in the draw pile")
+S.counter("disc_n", "cards in the discard pile")
+S.counter("offer_n", "offer slots revealed this round (taken ones are -1)")
+S.counter("round", "rounds begun (the game's length)")
+S.counter("start", "this round's start player")
+S.counter("runouts", "times a reveal found the draw pile empty")
+S.counter("high", "the high bid of this round's bidding so far (0: none)")
+S.counter("bidder", "who made it (-1: nobody yet); the builder once the bidding is over")
+S.counter("spoken", "seats that have spoken in this round's bidding")
+S.counter("placed", "cards the builder has placed this round")
+S.zone("th", NK, "the height of each of the seat's towers, by kind", owner=True,
+       encoding=VALUES)
+S.seats("rub_n", "cards on the seat's rubble pile")
+S.zone("offer", MAXOFF, "the offer: a card per slot, -1 once taken (or not revealed)",
+       encoding=SLOTS)
+S.zone("tow", NK * MAXH, "the seat's towers: MAXH slots per kind, bottom first", owner=True,
+       encoding=TABLE)
+S.zone("rub", NCARDS, "the seat's rubble pile (torn-down cards), oldest first", owner=True,
+       encoding=PILE, count="rub_n")
+S.zone("draw", NCARDS, "the draw pile, top = last", visible=NOBODY, encoding=PILE,
+       count="draw_n")
+S.zone("disc", NCARDS, "the discard pile, newest last", encoding=PILE, count="disc_n")
+S.end_zones()
+S.book("over", 1, "1 once the game ends after this round (the second run-out)")
+# caches kept in step with the zones (``moves.refresh`` rebuilds them from the zones)
+S.book("km", NK, "bit mask of the offer slots holding each kind")
+S.book("top", NK, "the top value of each of the seat's towers, EMPTY (16) if none", owner=True)
+S.book("ver", 1, "bumped whenever the offer or a tower changes (strategies cache on it)")
+S.book("can", NK, "the most offer cards of each kind seat can_seat can place on its towers "
+       "(-1: not counted since that tower or the offer changed)")
+S.book("can_seat", 1, "the seat st[S_CAN:] counts for (-1: none)")
+# the builder's plan, written by its strategy at the build's first sub-decision and
+# answered from in the next ones: the kind to tear down or -1, the cards, the offer
+# slots in placement order
+S.scratch("plan_tear", 1, "the plan's tear-down: a kind, or -1")
+S.scratch("plan_n", 1, "the plan's card count (it must equal the bid)")
+S.scratch("plan", MAXOFF, "the plan's offer slots in placement order")
+S.scratch("dp", 1 << MAXOFF, "the placement search's table (moves.search)")
+S.scratch("seq", MAXOFF, "a searched placement order (moves.search)")
+S.scratch("tmp", MAXOFF, "strategies' per-kind counts")
+S.scratch("pc", 3 * MAXP, "the reference plan cached per seat: version, cards, tear-down")
+MAXACT = MAXOFF + 1  # the most legal actions: a pass and bids 1..8 (tear: 6, place: 8)
+S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
+S.seal(globals())
+# trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
+# row of EVW numbers, then the snapshot st[:ZONES_END] after it
 
 TALLY = TallyLayout(maxp=MAXP, n_types=NT, n_end=len(END_NAMES), n_events=N_EV)

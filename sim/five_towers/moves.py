@@ -1,47 +1,33 @@
 """5 Towers' rules as compiled helpers over the packed state ``st``.
 
 Reading order follows the rulebook: events, placement legality and the exhaustive
-placement search (what "a bid must be buildable" means), the offer and the reshuffle,
+placement search (what "a bid must be buildable" means), the legality of each decision
+and ``legal`` (every legal action of the pending one), the offer and the reshuffle,
 building (tear-down, placement), cleanup and scoring.  Strategies read the state and use
 the search; only the kernel changes the zones.
 """
 from cardlab.sim.bits import lowest, popcount
-from cardlab.sim.events import event_row, snapshot
+from cardlab.sim.events import write_event
 from cardlab.sim.jit import helper
 from cardlab.sim.rng import shuffle
 from cardlab.sim.five_towers.layout import (
-    EMPTY, EV_DISCARD, EV_PLACE, EV_RESHUFFLE, EV_REVEAL, EV_TEARDOWN, EVW, MAXH, MAXP, NCARDS,
-    NK, NT, NV, R_OFFER, R_RUBBLE_LINEAR, R_TEAR_AFTER, S_DISC, S_DISC_N, S_DP, S_DRAW,
-    S_DRAW_N, S_EVC, S_HELD, S_HIGH, S_KM, S_NEV, S_OFFER, S_OFFER_N, S_OVER, S_ROUND, S_RUB, S_RUB_N,
-    S_RUNOUTS, S_SEQ, S_SIZE, S_TH, S_TOP, S_TOW, S_VER, TRACE_ROW, ZONES_END,
+    D_BID, D_TEAR, EMPTY, EV_DISCARD, EV_PLACE, EV_RESHUFFLE, EV_REVEAL, EV_TEARDOWN, MAXH,
+    MAXP, NCARDS, NK, NT, NV, R_OFFER, R_RUBBLE_LINEAR, R_TEAR_AFTER, S_ACTOR, S_ACTS, S_CAN,
+    S_CAN_SEAT, S_DISC, S_DISC_N, S_DP, S_DRAW, S_DRAW_N, S_EVC, S_HELD, S_HIGH, S_KM, S_NEV,
+    S_OFFER, S_OFFER_N, S_OVER, S_PHASE, S_PLACED, S_ROUND, S_RUB, S_RUB_N, S_RUNOUTS, S_SEQ,
+    S_SIZE, S_SPOKEN, S_TH, S_TOP, S_TOW, S_VER, ZONES_END,
 )
 
 # ---------------------------------------------------------------- events (trace mode)
 
 
 @helper("void(ST, int64, int64, int64, int64, int64, int64, int64)")
-def write_event(st, kind, player, a, b, c, d, e):
-    """Trace mode: write event row i and a snapshot of every zone after it."""
-    o = event_row(st, S_NEV, S_SIZE, TRACE_ROW)
-    if o < 0:
-        return
-    st[o] = kind
-    st[o + 1] = player
-    st[o + 2] = st[S_ROUND]
-    st[o + 3] = a
-    st[o + 4] = b
-    st[o + 5] = c
-    st[o + 6] = d
-    st[o + 7] = e
-    snapshot(st, o + EVW, ZONES_END)
-
-
-@helper("void(ST, int64, int64, int64, int64, int64, int64, int64)")
 def emit(st, kind, player, a, b, c, d, e):
-    """Count an event; in trace mode (st longer than S_SIZE) also record it."""
+    """Count an event; in trace mode (st longer than S_SIZE) also record it, with the
+    round as its turn."""
     st[S_EVC + kind] += 1
     if st.shape[0] > S_SIZE:
-        write_event(st, kind, player, a, b, c, d, e)
+        write_event(st, S_NEV, S_SIZE, ZONES_END, kind, player, st[S_ROUND], a, b, c, d, e, 0)
 
 
 # ---------------------------------------------------------------- towers
@@ -64,10 +50,19 @@ def refresh(st):
     st[S_VER] += 1
     for k in range(NK):
         st[S_KM + k] = 0
+    forget_all(st)
     for j in range(st[S_OFFER_N]):
         c = st[S_OFFER + j]
         if c >= 0:
             st[S_KM + ((c >> 4) & 7)] |= 1 << j
+
+
+@helper("void(ST)")
+def forget_all(st):
+    """The offer changed: no seat's placeable counts are known (see kind_can)."""
+    for k in range(NK):
+        st[S_CAN + k] = -1
+    st[S_CAN_SEAT] = -1
 
 
 @helper("int64(ST, int64, int64)")
@@ -87,7 +82,7 @@ def tearable(st, seat, k):
 
 
 @helper("boolean(int64, int64)")
-def legal(x, t):
+def goes_on(x, t):
     """May value x go on top value t?  Lower on top; anything on an 8; a 9 on anything
     but a 0; nothing on a 0; anything starts a tower."""
     if t == EMPTY:
@@ -104,7 +99,7 @@ def fits(x, t, height, drop, zh):
     """A strategy's notion of a good placement: legal, and at most ``drop`` below the top
     (below 16 on an empty tower), or a 0 capping a tower of at least ``zh`` cards.  With
     drop >= 16 every legal placement fits (the rules' own test)."""
-    if not legal(x, t):
+    if not goes_on(x, t):
         return False
     h = EMPTY if t == EMPTY else t
     return x >= h - drop or (x == 0 and height >= zh)
@@ -214,6 +209,24 @@ def tower_search(st, seat, k, torn):
     return search(st, slots, top(st, seat, k), h, 16, 99)
 
 
+@helper("int64(ST, int64, int64)")
+def kind_can(st, seat, k):
+    """The most offer cards of kind k that seat can place on its tower as it stands
+    (most_legal), counted once: st[S_CAN + k] for seat st[S_CAN_SEAT], -1 until counted
+    (the offer changing, or a placement or tear-down on a tower of the kind, makes it -1
+    again; another seat's question starts afresh).  The bid checks, the tear-down and
+    placement checks and the strategies' max_buildable share it."""
+    if st[S_CAN_SEAT] != seat:
+        for q in range(NK):
+            st[S_CAN + q] = -1
+        st[S_CAN_SEAT] = seat
+    c = st[S_CAN + k]
+    if c < 0:
+        c = most_legal(st, st[S_KM + k], top(st, seat, k))
+        st[S_CAN + k] = c
+    return c
+
+
 @helper("int64(ST, int64)")
 def max_buildable(st, seat):
     """The largest bid seat may make: the most offer cards it can place legally, with the
@@ -225,7 +238,7 @@ def max_buildable(st, seat):
         slots = st[S_KM + k]
         if slots == 0:
             continue
-        c0 = most_legal(st, slots, top(st, seat, k))
+        c0 = kind_can(st, seat, k)
         n0 += c0
         if before and c0 < popcount(slots) and tearable(st, seat, k):
             gain = max(gain, most_legal(st, slots, below_top(st, seat, k)) - c0)
@@ -242,12 +255,12 @@ def most_legal(st, slots, t):
     x = st[S_OFFER + j] & 15
     rest = slots ^ (1 << j)
     if rest == 0:
-        return 1 if legal(x, t) else 0
+        return 1 if goes_on(x, t) else 0
     if rest & (rest - 1) == 0:
         y = st[S_OFFER + lowest(rest)] & 15
-        lx = legal(x, t)
-        ly = legal(y, t)
-        if (lx and legal(y, x)) or (ly and legal(x, y)):
+        lx = goes_on(x, t)
+        ly = goes_on(y, t)
+        if (lx and goes_on(y, x)) or (ly and goes_on(x, y)):
             return 2
         return 1 if lx or ly else 0
     return search(st, slots, t, 0, 16, 99)
@@ -261,18 +274,129 @@ def bid_legal(st, seat, b):
         return False
     n0 = 0
     for k in range(NK):
-        n0 += most_legal(st, st[S_KM + k], top(st, seat, k))
-        if n0 >= b:
-            return True
+        if st[S_KM + k]:
+            n0 += kind_can(st, seat, k)
+            if n0 >= b:
+                return True
     if st[R_TEAR_AFTER] != 0:
         return False
     for k in range(NK):
         slots = st[S_KM + k]
         if slots and tearable(st, seat, k):
-            c0 = most_legal(st, slots, top(st, seat, k))
+            c0 = kind_can(st, seat, k)
             if n0 - c0 + most_legal(st, slots, below_top(st, seat, k)) >= b:
                 return True
     return False
+
+
+# ---------------------------------------------------------------- the decisions
+# A bid (D_BID) is a number of cards or 0 to pass.  The build is split into small
+# decisions: the tear-down (D_TEAR: a kind or -1 for none), before the placements or,
+# with teardown_when=after, after them, and one placement (D_PLACE: an offer slot) per
+# card bid.  A plan today's rules accept is exactly a sequence of legal decisions, and a
+# decision is legal only if the rest of the bid can still be placed, so a build never
+# ends in a dead end (the plan of b cards must exist: the bid was buildable).
+
+
+@helper("boolean(ST, int64)")
+def must_open(st, seat):
+    """The start player (the first to speak) may not pass if they can build a card."""
+    return st[S_SPOKEN] == 0 and max_buildable(st, seat) > 0
+
+
+@helper("boolean(ST, int64, int64, int64, int64, int64)")
+def can_place(st, seat, need, k, t, slots):
+    """Can seat still place ``need`` offer cards when its tower of kind k (-1: none) has
+    top t and the offer keeps ``slots`` of that kind (after a tear-down or a placement
+    there), the other towers as they stand?  The kinds are independent, so that is the
+    most per kind, summed: the other kinds first (counted once per build), kind k last."""
+    if need <= 0:
+        return True
+    known = st[S_CAN_SEAT] == seat
+    n = 0
+    for q in range(NK):
+        if q != k and st[S_KM + q] != 0:
+            c = st[S_CAN + q] if known else -1  # (kind_can, without a call when counted)
+            n += c if c >= 0 else kind_can(st, seat, q)
+            if n >= need:
+                return True
+    if k >= 0 and slots != 0:
+        n += most_legal(st, slots, t)
+    return n >= need
+
+
+# why step refuses a build step (0: it is legal)
+TEAR_NO_TOP, TEAR_NO_ROOM = 1, 2            # not a tower with a top to lose; the bid unplaceable
+PLACE_NO_CARD, PLACE_NO_FIT, PLACE_NO_ROOM = 1, 2, 3  # no card there; not on its tower; the rest
+
+
+@helper("int64(ST, int64, int64)")
+def tear_refusal(st, seat, k):
+    """0 if seat may tear down the top of its tower of kind k now (-1: no tear-down), else
+    why not: the tower has no top to lose (empty, or capped by a 0), or, before placing,
+    the bid could no longer be placed."""
+    if not (k == -1 or (0 <= k < NK and tearable(st, seat, k))):
+        return TEAR_NO_TOP
+    if st[R_TEAR_AFTER] != 0:
+        return 0
+    if k < 0:
+        ok = can_place(st, seat, st[S_HIGH], -1, 0, 0)
+    else:
+        ok = can_place(st, seat, st[S_HIGH], k, below_top(st, seat, k), st[S_KM + k])
+    return 0 if ok else TEAR_NO_ROOM
+
+
+@helper("int64(ST, int64, int64)")
+def place_refusal(st, seat, j):
+    """0 if seat may place offer slot j's card now, else why not: the slot holds no card,
+    the card does not go on seat's tower of its kind, or the rest of the bid could no
+    longer be placed."""
+    if not (0 <= j < st[S_OFFER_N]) or st[S_OFFER + j] < 0:
+        return PLACE_NO_CARD
+    c = st[S_OFFER + j]
+    k = (c >> 4) & 7
+    if not goes_on(c & 15, st[S_TOP + seat * NK + k]):  # (top)
+        return PLACE_NO_FIT
+    if not can_place(st, seat, st[S_HIGH] - st[S_PLACED] - 1, k, c & 15, st[S_KM + k] & ~(1 << j)):
+        return PLACE_NO_ROOM
+    return 0
+
+
+@helper("int64(ST, int64, int64)")
+def _put(st, n, a):
+    o = S_ACTS + 4 * n
+    st[o] = a
+    st[o + 1] = 0
+    st[o + 2] = 0
+    st[o + 3] = 0
+    return n + 1
+
+
+@helper("int64(ST)")
+def legal(st):
+    """The model's ``legal``: every legal action of the pending decision into the action
+    buffer (4 numbers each, from ``S_ACTS``); returns how many.  The same tests as
+    ``step``'s: a pass (unless the start player must open), then every buildable bid; or
+    every tear-down choice (-1 first) that leaves the bid placeable; or every offer slot
+    that goes on its tower and leaves the rest of the bid placeable."""
+    me = st[S_ACTOR]
+    ph = st[S_PHASE]
+    n = 0
+    if ph == D_BID:
+        if not must_open(st, me):
+            n = _put(st, n, 0)
+        for b in range(st[S_HIGH] + 1, st[S_OFFER_N] + 1):
+            if bid_legal(st, me, b):
+                n = _put(st, n, b)
+    elif ph == D_TEAR:
+        for k in range(-1, NK):
+            if tear_refusal(st, me, k) == 0:
+                n = _put(st, n, k)
+    else:
+        for j in range(st[S_OFFER_N]):
+            if place_refusal(st, me, j) == 0:
+                n = _put(st, n, j)
+    return n
 
 
 # ---------------------------------------------------------------- the offer
@@ -310,6 +434,7 @@ def reveal(st):
         st[S_OFFER_N] = n
         emit(st, EV_REVEAL, -1, i, c, 0, 0, 0)
     st[S_OFFER_N] = n
+    forget_all(st)
 
 
 @helper("void(ST)")
@@ -325,6 +450,7 @@ def discard_offer(st):
     st[S_OFFER_N] = 0
     for k in range(NK):
         st[S_KM + k] = 0
+    forget_all(st)
 
 
 # ---------------------------------------------------------------- building
@@ -339,6 +465,7 @@ def tear_down(st, seat, k):
     st[S_TOW + o * MAXH + h] = -1
     st[S_TH + o] = h
     st[S_TOP + o] = EMPTY if h == 0 else st[S_TOW + o * MAXH + h - 1] & 15
+    st[S_CAN + k] = -1
     st[S_VER] += 1
     r = st[S_RUB_N + seat]
     st[S_RUB + seat * NCARDS + r] = c
@@ -358,6 +485,7 @@ def place(st, seat, j):
     st[S_TOP + o] = c & 15
     st[S_OFFER + j] = -1
     st[S_KM + k] &= ~(1 << j)
+    st[S_CAN + k] = -1
     st[S_VER] += 1
     st[S_HELD + seat * NT + (c & 15)] = 1
     st[S_HELD + seat * NT + NV + k] = 1
