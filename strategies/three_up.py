@@ -1,29 +1,35 @@
 """3UP 3DOWN strategies.
 
-The kernel asks a seat's strategy three separate questions, each a compiled function
-taking ``(st, me, p)`` (``p``: the seat's parameter row, read by the names in its
-``Strategy`` entry below) and dispatched by strategy id in the ``ask_*`` functions at
-the bottom:
+The game asks a seat's strategy three kinds of decision (``st[S_PHASE]``, see
+``sim/three_up/layout.py``), each answered by a compiled function taking ``(st, me, p)``
+(``p``: the seat's parameter row, read by the names in its ``Strategy`` entry below):
 
 - ``up``      -> a mask of 3 of the 6 dealt cards (hand positions 0..5) to lay face up;
 - ``draw``    -> 1 to draw back up to 3 before an extra discard owed by a Clear +1/+2
-  (asked only when the draw pile has cards and the hand fewer than 3);
+  (asked only when the draw pile has cards and the hand fewer than 3), else 0;
 - ``discard`` -> (A_PLAY, type, count, 0) from the current source (the hand; the up
   cards once hand and draw pile are empty) or (A_PICKUP, 0, 0, 0).  Down cards are
   played blind by the kernel: no question.
 
-The kernel checks every answer for legality (with ``must_play_if_able`` a pick-up is
-legal only when no discard is), so a bug here is an error, never a silent cheat.  To add
-one: give it the next id and a branch in each ``ask_*``.
+``choose`` at the bottom dispatches on the pending decision, then on the strategy id
+(``ask_up``, ``ask_draw``, ``ask_discard``).  The kernel checks every answer for legality
+(with ``must_play_if_able`` a pick-up is legal only when no discard is), so a bug here is
+an error, never a silent cheat.  To add one: its ``Strategy`` entry (parameters read by
+name through ``P_<NAME>``) and a function per decision, registered at the bottom, and
+its branch in each ``ask_*`` (an import error names a missing one).
 """
+import numpy as np
+
 from cardlab.sim.jit import helper, inline
 from cardlab.sim.rng import below
+from cardlab.sim.three_up import layout as L
 from cardlab.sim.three_up.layout import (
-    A_PICKUP, A_PLAY, NDEAL, NT, NUP, R_CLEAR_RUN, R_EQUAL, R_MAXN, R_MUST, R_TYPE, S_DEALT,
-    S_HAND_N, S_HCNT, S_PILE_N, S_RUN, S_TOP, S_UCNT, T_CLR, T_CLR1, T_CLR2,
+    A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, NDEAL, NT, NUP, R_CLEAR_RUN, R_EQUAL, R_MAXN, R_MUST,
+    R_TYPE, S_DEALT, S_HAND_N, S_HCNT, S_PHASE, S_PILE_N, S_RUN, S_TOP, S_UCNT, T_CLR, T_CLR1,
+    T_CLR2,
 )
 from cardlab.sim.three_up.moves import first_legal, src_base
-from cardlab.strategies.base import Param, Strategy
+from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
 
 PICKUP = (A_PICKUP, 0, 0, 0)
 
@@ -84,8 +90,14 @@ def pick_clear(st, base, strong_first):
 # ---------------------------------------------------------------- reference
 
 
+REFERENCE = Strategy("reference", "The exact reference strategy of shared/reference/three_up.md: "
+                     "the 3 highest dealt cards face up; always takes the optional draw; the lowest "
+                     "legal number with all its copies, else Clear +2 > Clear +1 > Clear, else picks up.")
+
+
 @helper("int64(ST, int64, PAR)")
 def reference_up(st, me, p):
+    """The 3 highest codes dealt face up (CLR2 > CLR1 > CLR > 10 > ... > 1)."""
     return highest_up(st, me, 0)
 
 
@@ -116,6 +128,11 @@ def reference_discard(st, me, p):
 
 
 # ---------------------------------------------------------------- random
+
+
+RANDOM = Strategy("random", "Uniform over the legal choices: 3 of the 6 dealt cards face up, "
+                  "the optional draw yes/no, any legal discard (a number with 1..all copies held, "
+                  "any Clear held; the pick-up too when must_play_if_able=false and there is a pile).")
 
 
 @helper("int64(ST, int64, PAR)")
@@ -170,11 +187,34 @@ def random_discard(st, me, p):
 # ---------------------------------------------------------------- lowest
 
 
+LOWEST = Strategy("lowest", "Keeps its Clears in hand as rescues: lays face up the 3 highest "
+                  "number cards dealt (a Clear goes up only when fewer than 3 numbers were dealt, the "
+                  "weakest first); discards the lowest legal number (all copies, or one card with "
+                  "all_copies=0) and a Clear only when no number is legal, the weakest first (the "
+                  "strongest with strong_first=1; with must_play_if_able=false it picks up a pile of at "
+                  "most pickup_pile_max cards instead); always takes the optional draw. Differs from "
+                  "reference in the up choice at every setting (reference lays up its 3 highest codes, "
+                  "Clears first), in the Clear order unless strong_first=1, and in playing single "
+                  "cards with all_copies=0.", (
+                      Param("all_copies", 1, 0, 1, "play every copy of the number (1) or a single card (0)", True),
+                      Param("strong_first", 0, 0, 1, "spend the strongest Clear first (1) or the weakest (0)", True),
+                      Param("pickup_pile_max", 0, 0, 128, "with must_play_if_able=false, pick up a pile of at "
+                            "most this many cards rather than spend a Clear", True),
+                  ))
+P_LOWEST = LOWEST.at
+
+
 @helper("int64(ST, int64, PAR)")
 def lowest_up(st, me, p):
     """Keeps its Clears in hand: the 3 highest number cards dealt go face up; a Clear
     goes up only when fewer than 3 numbers were dealt, the weakest first."""
     return highest_up(st, me, 1)
+
+
+@helper("int64(ST, int64, PAR)")
+def lowest_draw(st, me, p):
+    """Always takes the optional draw (as reference)."""
+    return 1
 
 
 @helper("ACT(ST, int64, PAR)")
@@ -186,17 +226,37 @@ def lowest_discard(st, me, p):
     base = src_base(st, me)
     t = lowest_number(st, base, first_legal(st))
     if t >= 0:
-        return (A_PLAY, t, st[base + t] if p[0] != 0 else 1, 0)
+        return (A_PLAY, t, st[base + t] if p[P_LOWEST.all_copies] != 0 else 1, 0)
     pn = st[S_PILE_N]
-    if st[R_MUST] == 0 and 0 < pn <= p[2]:
+    if st[R_MUST] == 0 and 0 < pn <= p[P_LOWEST.pickup_pile_max]:
         return PICKUP
-    t = pick_clear(st, base, 1 if p[1] != 0 else 0)
+    t = pick_clear(st, base, 1 if p[P_LOWEST.strong_first] != 0 else 0)
     if t >= 0:
         return (A_PLAY, t, 1, 0)
     return PICKUP
 
 
 # ---------------------------------------------------------------- dumper
+
+
+DUMPER = Strategy("dumper", "Plays the largest multiple it can: the legal number held in the most "
+                  "copies, all of them; Clears (strongest first) only when no number is legal; up "
+                  "cards and draws like reference.", (
+                      Param("ties_high", 0, 0, 1, "on equal copies play the highest number (1) or the lowest (0)", True),
+                  ))
+P_DUMPER = DUMPER.at
+
+
+@helper("int64(ST, int64, PAR)")
+def dumper_up(st, me, p):
+    """Up cards like reference: the 3 highest codes dealt."""
+    return highest_up(st, me, 0)
+
+
+@helper("int64(ST, int64, PAR)")
+def dumper_draw(st, me, p):
+    """Draws like reference: always."""
+    return 1
 
 
 @helper("ACT(ST, int64, PAR)")
@@ -206,7 +266,7 @@ def dumper_discard(st, me, p):
     base = src_base(st, me)
     best = 0
     bt = -1
-    high = p[0] != 0
+    high = p[P_DUMPER.ties_high] != 0
     for t in range(first_legal(st), st[R_MAXN]):
         c = st[base + t]
         if c > best or (high and c > 0 and c == best):
@@ -223,6 +283,26 @@ def dumper_discard(st, me, p):
 # ---------------------------------------------------------------- clearer
 
 
+CLEARER = Strategy("clearer", "Keeps the pile small: completes three-of-a-kind clears whenever it "
+                   "can, spends its strongest Clear once the pile is big, else plays like reference.", (
+                       Param("clear_at", 4, 1, 128, "spend a Clear (strongest first) once the pile holds this many cards", True),
+                       Param("use_runs", 1, 0, 1, "play multiples that clear the pile by equal numbers first", True),
+                   ))
+P_CLEARER = CLEARER.at
+
+
+@helper("int64(ST, int64, PAR)")
+def clearer_up(st, me, p):
+    """Up cards like reference: the 3 highest codes dealt."""
+    return highest_up(st, me, 0)
+
+
+@helper("int64(ST, int64, PAR)")
+def clearer_draw(st, me, p):
+    """Draws like reference: always."""
+    return 1
+
+
 @helper("ACT(ST, int64, PAR)")
 def clearer_discard(st, me, p):
     """Keeps the pile small: (1) with use_runs, a multiple that clears by equal numbers
@@ -232,7 +312,7 @@ def clearer_discard(st, me, p):
     base = src_base(st, me)
     lo = first_legal(st)
     need = st[R_CLEAR_RUN]
-    if p[1] != 0:
+    if p[P_CLEARER.use_runs] != 0:
         top = st[S_TOP]
         if top >= 0 and st[R_EQUAL] != 0 and st[base + top] > 0 and \
                 st[S_RUN] + st[base + top] >= need:
@@ -240,7 +320,7 @@ def clearer_discard(st, me, p):
         for t in range(lo, st[R_MAXN]):
             if st[base + t] >= need:
                 return (A_PLAY, t, st[base + t], 0)
-    if st[S_PILE_N] >= p[0]:
+    if st[S_PILE_N] >= p[P_CLEARER.clear_at]:
         t = pick_clear(st, base, 1)
         if t >= 0:
             return (A_PLAY, t, 1, 0)
@@ -255,64 +335,70 @@ def clearer_discard(st, me, p):
 
 # ---------------------------------------------------------------- registry and dispatch
 
-STRATEGIES = (
-    Strategy("reference", 0, "The exact reference strategy of shared/reference/three_up.md: "
-             "the 3 highest dealt cards face up; always takes the optional draw; the lowest "
-             "legal number with all its copies, else Clear +2 > Clear +1 > Clear, else picks up."),
-    Strategy("random", 1, "Uniform over the legal choices: 3 of the 6 dealt cards face up, "
-             "the optional draw yes/no, any legal discard (a number with 1..all copies held, "
-             "any Clear held; the pick-up too when must_play_if_able=false and there is a pile)."),
-    Strategy("lowest", 2, "Keeps its Clears in hand as rescues: lays face up the 3 highest "
-             "number cards dealt (a Clear goes up only when fewer than 3 numbers were dealt, the "
-             "weakest first); discards the lowest legal number (all copies, or one card with "
-             "all_copies=0) and a Clear only when no number is legal, the weakest first (the "
-             "strongest with strong_first=1; with must_play_if_able=false it picks up a pile of at "
-             "most pickup_pile_max cards instead); always takes the optional draw. Differs from "
-             "reference in the up choice at every setting (reference lays up its 3 highest codes, "
-             "Clears first), in the Clear order unless strong_first=1, and in playing single "
-             "cards with all_copies=0.", (
-                 Param("all_copies", 1, 0, 1, "play every copy of the number (1) or a single card (0)", True),
-                 Param("strong_first", 0, 0, 1, "spend the strongest Clear first (1) or the weakest (0)", True),
-                 Param("pickup_pile_max", 0, 0, 128, "with must_play_if_able=false, pick up a pile of at "
-                       "most this many cards rather than spend a Clear", True),
-             )),
-    Strategy("dumper", 3, "Plays the largest multiple it can: the legal number held in the most "
-             "copies, all of them; Clears (strongest first) only when no number is legal; up "
-             "cards and draws like reference.", (
-                 Param("ties_high", 0, 0, 1, "on equal copies play the highest number (1) or the lowest (0)", True),
-             )),
-    Strategy("clearer", 4, "Keeps the pile small: completes three-of-a-kind clears whenever it "
-             "can, spends its strongest Clear once the pile is big, else plays like reference.", (
-                 Param("clear_at", 4, 1, 128, "spend a Clear (strongest first) once the pile holds this many cards", True),
-                 Param("use_runs", 1, 0, 1, "play multiples that clear the pile by equal numbers first", True),
-             )),
+STRATEGIES = register(
+    L.S,
+    (REFERENCE, {"up": reference_up, "draw": always_draw, "discard": reference_discard}),
+    (RANDOM, {"up": random_up, "draw": random_draw, "discard": random_discard}),
+    (LOWEST, {"up": lowest_up, "draw": lowest_draw, "discard": lowest_discard}),
+    (DUMPER, {"up": dumper_up, "draw": dumper_draw, "discard": dumper_discard}),
+    (CLEARER, {"up": clearer_up, "draw": clearer_draw, "discard": clearer_discard}),
 )
+ID = ids(STRATEGIES)
 
 
 @inline
 def ask_up(sid, st, me, p):
-    if sid == 1:
+    """The seat's up-card mask (``D_UP``)."""
+    if sid == ID.reference:
+        return reference_up(st, me, p)
+    if sid == ID.random:
         return random_up(st, me, p)
-    if sid == 2:
+    if sid == ID.lowest:
         return lowest_up(st, me, p)
-    return reference_up(st, me, p)
+    if sid == ID.dumper:
+        return dumper_up(st, me, p)
+    return clearer_up(st, me, p)
 
 
 @inline
 def ask_draw(sid, st, me, p):
-    if sid == 1:
+    """1 to take the optional draw (``D_DRAW``)."""
+    if sid == ID.reference:
+        return always_draw(st, me, p)
+    if sid == ID.random:
         return random_draw(st, me, p)
-    return always_draw(st, me, p)
+    if sid == ID.lowest:
+        return lowest_draw(st, me, p)
+    if sid == ID.dumper:
+        return dumper_draw(st, me, p)
+    return clearer_draw(st, me, p)
 
 
 @inline
 def ask_discard(sid, st, me, p):
-    if sid == 0:
+    """The seat's discard or pick-up (``D_DISCARD``)."""
+    if sid == ID.reference:
         return reference_discard(st, me, p)
-    if sid == 1:
+    if sid == ID.random:
         return random_discard(st, me, p)
-    if sid == 2:
+    if sid == ID.lowest:
         return lowest_discard(st, me, p)
-    if sid == 3:
+    if sid == ID.dumper:
         return dumper_discard(st, me, p)
     return clearer_discard(st, me, p)
+
+
+@inline
+def choose(sid, st, me, p):
+    """The seat's strategy answers the pending decision, as an action of four numbers."""
+    phase = st[S_PHASE]
+    if phase == D_DISCARD:
+        return ask_discard(sid, st, me, p)
+    if phase == D_DRAW:
+        return (ask_draw(sid, st, me, p), np.int64(0), np.int64(0), np.int64(0))
+    return (ask_up(sid, st, me, p), np.int64(0), np.int64(0), np.int64(0))
+
+
+check_dispatch(ask_up, STRATEGIES, "up")
+check_dispatch(ask_draw, STRATEGIES, "draw")
+check_dispatch(ask_discard, STRATEGIES, "discard")

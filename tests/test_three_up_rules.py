@@ -1,7 +1,9 @@
 """3UP 3DOWN rules on hand-built states: equal-or-higher play, multiples, the
 three-of-a-kind clear across players, Clear / Clear +1 / Clear +2 chains with their
 optional draws, pick-ups and the draw back up to 3, up cards then blind down cards, the
-win, the deck presets, and the strategies' choices.
+win, the deck presets, and the strategies' choices; then the game model: thousands of
+games through ``setup`` / ``legal`` / ``step`` alone, ``legal`` against the legality
+check, illegal answers, and positions copied mid-turn that play on like the original.
 
 A state carries its own rules (st[S_RULES:]) and generator (st[0:4]); zones are given
 as faces ("7", "CLR1"), the draw pile top first, the pile bottom first, down cards in
@@ -16,6 +18,7 @@ import pytest
 
 from cardlab.sim.errors import InputError
 from cardlab.sim.rng import seed_game
+from cardlab.sim.schema import DONE
 from cardlab.sim.three_up import GAME
 from cardlab.sim.three_up import kernel as K
 from cardlab.sim.three_up import layout as L
@@ -614,3 +617,214 @@ def test_random_discards_are_legal_and_cover_the_options():
         seen[(kind, t, n)] += 1
     # 6 x1, 6 x2, CLR, the pick-up: four options, each about 150 times
     assert len(seen) == 4 and min(seen.values()) > 100
+
+
+# ---------------------------------------------------------------- the model: setup / legal / step
+
+
+def new_game(players, rules, seed, index):
+    """A state as the engine starts game ``index`` of ``seed``: the rules copied in, the
+    generator seeded; ``K.setup`` then deals."""
+    st = np.zeros(L.S_SIZE, np.int64)
+    st[L.S_RULES:L.S_RULES + L.N_RULES] = GAME.rules_vector(rules, players)
+    seed_game(st, seed, index)
+    return st
+
+
+def listed(st, n):
+    return st[L.S_ACTS:L.S_ACTS + 4 * n].reshape(n, 4)
+
+
+def zone_cards(st, players):
+    """Every card id in every zone, read through the schema's declared zones (piles by
+    their counters, each seat's hand stacks by its per-type counts), sorted; and a check
+    that the per-type counts of hands and up cards match their cards."""
+    S_ = L.S
+    types = st[L.R_TYPE:L.R_TYPE + int(st[L.R_NCARDS])]
+    parts = [S_.read(st, "draw"), S_.read(st, "pile"), S_.read(st, "gone")]
+    k = np.arange(L.MAXK)
+    for s in range(players):
+        hc = st[L.S_HCNT + s * L.NT:L.S_HCNT + (s + 1) * L.NT]
+        ids = S_.read(st, "hand", s).reshape(L.NT, L.MAXK)[k[None, :] < hc[:, None]]
+        assert hc.sum() == st[L.S_HAND_N + s]
+        assert np.array_equal(np.bincount(types[ids], minlength=L.NT), hc)
+        up = S_.read(st, "up", s)
+        assert np.array_equal(np.bincount(types[up], minlength=L.NT),
+                              st[L.S_UCNT + s * L.NT:L.S_UCNT + (s + 1) * L.NT])
+        parts += [ids, up, S_.read(st, "down", s)]
+    return np.sort(np.concatenate(parts))
+
+
+MODEL_SETUPS = [  # (players, knobs): every rule branch the step function has
+    (2, {}), (3, {"deck": "published84"}), (4, {"empty_hand_in_chain": "pickup"}),
+    (5, {"must_play_if_able": False, "draw_after_pickup": True}),
+    (6, {"equal_is_legal": False, "clear_run": 2}),
+    (4, {"copies": 3, "max_number": 13, "clear2_copies": 4, "clear1_copies": 5}),
+]
+
+
+def test_random_legal_play_through_the_model_conserves_every_card():
+    """2,400 games driven only through ``setup`` / ``legal`` / ``step``, a uniformly random
+    listed action at every decision (a numpy generator seeded here): every listed action is
+    accepted, every card is in exactly one zone after every step, the pending seat and
+    decision are always set, and every game ends (a seat out of cards) or hits its cap."""
+    gen = np.random.default_rng(2026)
+    ends = Counter()
+    kinds = Counter()
+    for k, (players, knobs) in enumerate(MODEL_SETUPS):
+        rules = GAME.resolve_rules({"max_turns": 60, **{n: str(v) for n, v in knobs.items()}}, players)
+        deck = np.arange(len(L.deck_cards(rules)))
+        for g in range(400):
+            st = new_game(players, rules, 30 + k, g)
+            K.setup(st)
+            steps = 0
+            while st[L.S_PHASE] != DONE:
+                phase, me = int(st[L.S_PHASE]), int(st[L.S_ACTOR])
+                assert phase in (L.D_UP, L.D_DRAW, L.D_DISCARD) and 0 <= me < players
+                n = int(K.legal(st))
+                assert 1 <= n <= L.MAXACT
+                act = tuple(int(x) for x in listed(st, n)[gen.integers(n)])
+                kinds[phase] += 1
+                K.step(st, act)
+                assert np.array_equal(zone_cards(st, players), deck), (players, knobs, g, steps)
+                steps += 1
+                assert steps < 5000
+            assert st[L.S_LENGTH] <= 60 and st[L.S_LENGTH] == st[L.S_TURN]
+            left = [int(st[L.S_HAND_N + s] + st[L.S_UP_N + s] + st[L.S_DOWN_N + s]) for s in range(players)]
+            assert list(st[L.S_SCORE:L.S_SCORE + players]) == left
+            if st[L.S_UNFINISHED]:
+                assert st[L.S_MASK] == 0 and st[L.S_END] == L.END_CAP and st[L.S_LENGTH] == 60
+            else:
+                w = int(st[L.S_WIN])
+                assert st[L.S_MASK] == 1 << w and left[w] == 0 and st[L.S_END] == L.END_OUT
+            ends[int(st[L.S_UNFINISHED])] += 1
+    assert ends[0] > 100 and ends[1] > 100
+    assert min(kinds.values()) > 1000  # every decision asked many times
+
+
+def _candidates(phase):
+    """Answers over every field each decision reads (the others 0: a pick-up reads no
+    type or count), a step past each end."""
+    if phase == L.D_UP:
+        return [(m, 0, 0, 0) for m in range(-1, (1 << L.NDEAL) + 1)]
+    if phase == L.D_DRAW:
+        return [(k, 0, 0, 0) for k in range(-1, 3)]
+    return [(PICK, 0, 0, 0)] + [(k, t, n, 0) for k in (-1, PLAY, 2) for t in range(-1, L.NT + 1)
+                                for n in range(-1, L.MAXK + 2)]
+
+
+def test_legal_lists_exactly_what_step_accepts():
+    """On states reached by random play (every player count, the knobs that change what is
+    legal), ``legal`` lists each accepted answer once and nothing else: every candidate
+    ``is_legal`` accepts is listed, every listed one is accepted."""
+    gen = np.random.default_rng(7)
+    seen = Counter()
+    for g in range(150):
+        players, knobs = MODEL_SETUPS[g % len(MODEL_SETUPS)]
+        rules = GAME.resolve_rules({n: str(v) for n, v in knobs.items()}, players)
+        st = new_game(players, rules, 3, g)
+        K.setup(st)
+        for _ in range(int(gen.integers(0, 200))):
+            if st[L.S_PHASE] == DONE:
+                break
+            n = int(K.legal(st))
+            K.step(st, tuple(int(x) for x in listed(st, n)[gen.integers(n)]))
+        if st[L.S_PHASE] == DONE:
+            continue
+        phase = int(st[L.S_PHASE])
+        seen[phase] += 1
+        acts = [tuple(int(x) for x in a) for a in listed(st, int(K.legal(st)))]
+        assert len(set(acts)) == len(acts)
+        accepted = [a for a in _candidates(phase) if M.is_legal(st, *a)]
+        assert sorted(accepted) == sorted(acts), (g, phase)
+        # step's own check agrees: it refuses every other candidate (changing nothing)
+        # and plays every listed one
+        before = st.copy()
+        assert not any(K.apply(st, *a) for a in _candidates(phase) if a not in accepted)
+        np.testing.assert_array_equal(st, before)
+        for a in acts:
+            K.step(st.copy(), a)
+    assert seen[L.D_UP] and seen[L.D_DRAW] and seen[L.D_DISCARD] > 50
+
+
+def test_an_illegal_answer_raises_with_the_decision_seat_and_values():
+    from cardlab.sim.errors import ILLEGAL
+
+    st = make_state(hands={2: ["3", "4"], 3: ["6", "7", "8"]}, pile=["5"], draw=["9", "9"])
+    st[L.S_PHASE], st[L.S_ACTOR], st[L.S_OWED], st[L.S_TURN] = L.D_DISCARD, 2, 1, 3
+    before = st.copy()
+    for act, values in [((PLAY, T("3"), 1, 0), (PLAY, T("3"), 1)),    # lower than the top
+                        ((PLAY, T("9"), 1, 0), (PLAY, T("9"), 1)),    # not held
+                        ((2, 0, 0, 0), (2, 0, 0))]:                   # no such kind
+        with pytest.raises(ValueError) as e:
+            K.step(st, act)
+        assert e.value.args == (ILLEGAL, "discard", "kind,type,count", 2) + values
+        np.testing.assert_array_equal(st, before)  # a refused answer changes nothing
+    K.step(st, (PICK, 0, 0, 0))                          # the forced pick-up is legal
+    assert hand(st, 2) == ["3", "4", "5"] and st[L.S_PHASE] == L.D_DISCARD and st[L.S_ACTOR] == 3
+    st = new_game(4, GAME.resolve_rules({}, 4), 1, 0)
+    K.setup(st)
+    with pytest.raises(ValueError) as e:
+        K.step(st, (0b1111, 0, 0, 0))
+    assert e.value.args == (ILLEGAL, "up cards", "mask", 0, 0b1111)
+    st[L.S_PHASE] = L.D_DRAW
+    with pytest.raises(ValueError) as e:
+        K.step(st, (2, 0, 0, 0))
+    assert e.value.args == (ILLEGAL, "optional draw", "draw", 0, 2)
+    # from the compiled engine loop too: a seat whose hand is not its six dealt cards
+    # cannot lay up cards, whatever its strategy answers
+    st[L.S_PHASE] = L.D_UP
+    st[L.S_HAND_N] = 5
+    sids, params = arrays()
+    with pytest.raises(ValueError) as e:
+        K.play_on(st, sids, params)
+    assert e.value.args == (ILLEGAL, "up cards", "mask", 0, S.reference_up(st, 0, P0))
+
+
+@pytest.mark.parametrize("strategies", ["reference", "random,clearer,lowest,dumper"])
+def test_a_copy_taken_mid_turn_plays_on_like_the_original(strategies):
+    """Play games decision by decision with the seats' strategies; at a decision that is
+    not the first of its seat's turn (the optional draw or an extra discard of a Clear
+    +1/+2 chain), copy the state; both copies played on with ``play_on`` and the same
+    strategies give identical final states, equal to the fast path's result."""
+    players = 4
+    setup = runner_setup(players, strategies)
+    rv, sids, params = setup.arrays()
+    fast = run_rows(setup, 60)
+    checked = 0
+    for g in range(60):
+        st = new_game(players, setup.rules, setup.seed, g)
+        K.setup(st)
+        last = (-1, -1)
+        copy = None
+        while st[L.S_PHASE] != DONE:
+            me = int(st[L.S_ACTOR])
+            now = (me, int(st[L.S_TURN]))
+            if now == last and st[L.S_TURN] > 0:
+                copy = st.copy()  # a second decision of the same turn
+                break
+            last = now
+            K.step(st, S.choose(sids[me], st, me, params[me]))
+        if copy is None:
+            continue
+        other = copy.copy()
+        K.play_on(st, sids, params)
+        K.play_on(other, sids, params)
+        np.testing.assert_array_equal(st, other)
+        row = fast[g]
+        assert (st[L.S_LENGTH], st[L.S_UNFINISHED], st[L.S_MASK]) == tuple(row[:3]), g
+        np.testing.assert_array_equal(st[L.S_SCORE:L.S_SCORE + players], row[3:3 + players])
+        checked += 1
+    assert checked >= 20
+
+
+def runner_setup(players, strategies):
+    from cardlab.sim.runner import make_setup
+
+    return make_setup("three_up", players, [], strategies, 21)
+
+
+def run_rows(setup, games):
+    from cardlab.sim import runner
+
+    return runner.run(setup, games, jobs=1, keep_rows=True).rows

@@ -1,8 +1,9 @@
 """3UP 3DOWN (game id ``three_up``): knobs, rule vector, card types and trace decoding.
 
 Rules: ``docs/rules/three_up.md`` (our page, with the decisions we took) and
-``../shared/rules/three_up.md``.  The compiled game is in ``kernel.py`` (loop) and
-``moves.py`` (rules); the numbers it shares with strategies are in ``layout.py``.
+``../shared/rules/three_up.md``.  The compiled game is in ``kernel.py`` (setup and the
+resumable ``step``) and ``moves.py`` (rules, ``legal``); the state schema and the numbers
+it shares with strategies are in ``layout.py``.
 """
 from __future__ import annotations
 

@@ -1,48 +1,49 @@
-"""3UP 3DOWN's game loop, read top to bottom like the rulebook: setup (shuffle, deal the
-down cards, deal six, everyone chooses their up cards), then turns of discards (with
-the chains of extra discards a Clear +1/+2 owes and their optional draws), pick-ups and
-the draw back up to 3, until a seat is out of cards or the turn cap hits.
+"""3UP 3DOWN as a resumable step function, read top to bottom like the rulebook: setup
+(shuffle, deal the down cards, deal six), every seat in order chooses its up cards
+(``D_UP``), then turns of discards (``D_DISCARD``) with the chains of extra discards a
+Clear +1/+2 owes and the optional draw before each of them (``D_DRAW``), blind down
+cards, pick-ups and the draw back up to 3, until a seat is out of cards or the turn cap
+hits.
 
-``run_games`` is the one compiled entry point: it plays games [start, stop) into a
-tally, and in trace mode (``capacity`` > 0) records every event of one game.
+``step`` applies the pending seat's answer and plays on through everything that needs no
+answer (blind down cards, pick-ups, draws, the next seats' turns) up to the next decision
+or the end.  Where a turn stands lives in the state, not in loop variables: its seat
+(``S_ACTOR``), the discards it still owes and whether the optional draw comes first
+(``S_OWED``, ``S_MAY_DRAW``), so a copy of ``st`` at any decision, mid-chain included,
+plays on exactly like the original.  ``run_games`` is the shared engine
+(``sim/engine.py``) bound to these functions.
 """
 import numpy as np
 from numba import njit
 
-from cardlab.sim.jit import helper, inline
+from cardlab.sim import engine
 from cardlab.sim.errors import ILLEGAL
-from cardlab.sim.record import record_game
-from cardlab.sim.rng import seed_game, shuffle
+from cardlab.sim.jit import helper, inline
+from cardlab.sim.rng import shuffle
+from cardlab.sim.schema import DONE
 from cardlab.sim.three_up.layout import (
-    A_PICKUP, BAD_DISCARD, BAD_UP, END_CAP, END_OUT, HAND, N_RULES, P_CHOSEN, P_DOWN,
-    P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP, R_MAX_TURNS,
-    R_NCARDS, R_PLAYERS, S_DOWN_N, S_DRAW, S_DRAW_N, S_EVC, S_GAVE_UP, S_HAND_N, S_HELD,
-    S_PLAYED, S_RULES, S_BAD, S_SCORE, S_SIZE, S_TOP, S_TURN, S_UP_N, S_WIN, SRC_HAND,
-    SRC_UP, T_CLR1, T_CLR2, TRACE_ROW, ZONES_END,
+    A_PICKUP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, HAND, P_CHOSEN, P_DOWN,
+    P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP, R_MAX_TURNS, R_NCARDS,
+    R_PLAYERS, S_ACTOR, S_ACTS, S_DOWN_N, S_DRAW, S_DRAW_N, S_END, S_GAVE_UP, S_HAND_N,
+    S_LENGTH, S_MASK, S_MAY_DRAW, S_OWED, S_PHASE, S_PICKED, S_SCORE, S_TOP, S_TURN,
+    S_UNFINISHED, S_UP_N, S_WIN, SRC_HAND, SRC_UP, T_CLR1, T_CLR2, ZONES_END,
 )
-from cardlab.sim.three_up.moves import (
-    can_play, choose_up, deal, discard, discard_legal, draw_up, pickup,
+from cardlab.sim.three_up.moves import (  # noqa: F401 - legal: the model's, for tests
+    can_play, choose_up, deal, discard, discard_legal, draw_up, is_legal, legal, pickup,
     play_down, up_legal,
 )
-from cardlab.strategies.three_up import ask_discard, ask_draw, ask_up
+from cardlab.strategies.three_up import choose
+
+# ---------------------------------------------------------------- setup
 
 
 @inline
-def illegal(st, decision, seat, a, b, c):
-    """Record an illegal answer; the game stops and ``run_games`` raises."""
-    st[S_BAD] = decision
-    st[S_BAD + 1] = seat
-    st[S_BAD + 2] = a
-    st[S_BAD + 3] = b
-    st[S_BAD + 4] = c
-
-
-@inline
-def setup(st, sids, params):
+def shuffle_and_deal(st):
     """Clear the state, shuffle the deck; deal 3 down cards to each seat from seat 0,
-    then 6 cards to each seat; each seat in order lays 3 of its 6 face up."""
+    then 6 cards to each seat, all off the top."""
+    # reset what a game reads before writing (the piles are written before they are read)
     st[S_DRAW_N:S_DRAW] = 0
-    st[ZONES_END:S_SIZE] = 0
+    st[ZONES_END:S_ACTS] = 0
     st[S_TOP] = -1
     st[S_WIN] = -1
     P = st[R_PLAYERS]
@@ -55,103 +56,213 @@ def setup(st, sids, params):
         deal(st, s, 1)
     for s in range(P):
         deal(st, s, 0)
-    for s in range(P):
-        mask = ask_up(sids[s], st, s, params[s])
-        if not up_legal(st, s, mask):
-            illegal(st, BAD_UP, s, mask, 0, 0)
-            return
-        choose_up(st, s, mask)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def setup(st):
+    """A new game on the seeded generator: the deal, then seat 0 chooses its up cards."""
+    shuffle_and_deal(st)
+    st[S_PHASE] = D_UP
+    st[S_ACTOR] = 0
+
+
+# ---------------------------------------------------------------- a turn
 
 
 @inline
-def play_turn(st, sids, params, me):
-    """One turn of ``me``: a discard, plus the extra discards Clear +1/+2 owe (each
-    preceded by the optional draw when it follows one of them), then the draw back up
-    to 3; or a pick-up, which ends the turn.  A hand emptied inside a chain while the
-    draw pile lasts gives up the owed discards (empty_hand_in_chain=draw: on to the draw)
-    or picks up the pile (=pickup).  Ends the game when me is out of cards."""
+def begin_turn(st, me):
+    """Seat ``me``'s turn: every seat slot is a turn; it owes one discard."""
     st[S_TURN] += 1
-    sid = sids[me]
-    p = params[me]
-    owed = 1
-    may_draw = False
-    picked = False
-    while owed > 0:
-        if may_draw and st[S_DRAW_N] > 0 and st[S_HAND_N + me] < HAND:
-            if ask_draw(sid, st, me, p) != 0:
-                draw_up(st, me, 1)
-        may_draw = False
+    st[S_ACTOR] = me
+    st[S_OWED] = 1
+    st[S_MAY_DRAW] = 0
+    st[S_PICKED] = 0
+
+
+@inline
+def after_discard(st, me, t):
+    """A discard of type t was made (from the hand, the up cards or blind): a seat out of
+    cards wins at once, mid-chain too; a Clear +1 owes one more discard, a Clear +2 two
+    more, and the optional draw comes right after either."""
+    if st[S_HAND_N + me] == 0 and st[S_UP_N + me] == 0 and st[S_DOWN_N + me] == 0:
+        st[S_WIN] = me
+        st[S_OWED] = 0
+        return
+    bonus = 1 if t == T_CLR1 else 2 if t == T_CLR2 else 0
+    st[S_OWED] += bonus - 1
+    st[S_MAY_DRAW] = 1 if bonus > 0 else 0
+
+
+@inline
+def owed_discards(st, me):
+    """Seat ``me``'s turn from where it stands, while it owes discards: the optional draw
+    before an extra discard (``D_DRAW``), a discard from the hand or the up cards
+    (``D_DISCARD``), or a blind down card.  True when a decision is pending; False when
+    the turn is over: every owed discard made, a pick-up (``S_PICKED``), or the win.  A
+    hand emptied inside a chain while the draw pile lasts gives up the owed discards
+    (empty_hand_in_chain=draw: on to the draw) or picks up the pile (=pickup)."""
+    while st[S_OWED] > 0:
+        if st[S_MAY_DRAW] != 0 and st[S_DRAW_N] > 0 and st[S_HAND_N + me] < HAND:
+            st[S_PHASE] = D_DRAW
+            return True
+        st[S_MAY_DRAW] = 0
         if st[S_HAND_N + me] == 0 and st[S_DRAW_N] > 0:
             # an empty hand while the draw pile lasts (only inside a chain)
             if st[R_EMPTY_HAND_PICKUP] != 0:  # empty_hand_in_chain=pickup: cannot play
                 pickup(st, me, P_EMPTY_HAND)
-                picked = True
+                st[S_PICKED] = 1
             else:  # =draw: the owed discards are given up, the turn goes on to the draw
                 st[S_GAVE_UP] += 1
-            break
+            st[S_OWED] = 0
+            return False
         if st[S_HAND_N + me] == 0 and st[S_UP_N + me] == 0:
             t = play_down(st, me)  # blind
             if t < 0:
                 pickup(st, me, P_DOWN)
-                picked = True
-                break
+                st[S_PICKED] = 1
+                st[S_OWED] = 0
+                return False
+            after_discard(st, me, t)
         else:
-            kind, t, n, _x = ask_discard(sid, st, me, p)
-            if not discard_legal(st, me, kind, t, n):
-                illegal(st, BAD_DISCARD, me, kind, t, n)
-                return
-            if kind == A_PICKUP:  # voluntary when a discard was legal
-                pickup(st, me, P_CHOSEN if can_play(st, me) else P_FORCED)
-                picked = True
-                break
-            discard(st, me, SRC_HAND if st[S_HAND_N + me] > 0 else SRC_UP, t, n)
-        if st[S_HAND_N + me] == 0 and st[S_UP_N + me] == 0 and st[S_DOWN_N + me] == 0:
-            st[S_WIN] = me  # out of cards: the game ends at once, mid-chain too
-            return
-        bonus = 1 if t == T_CLR1 else 2 if t == T_CLR2 else 0
-        owed += bonus - 1
-        may_draw = bonus > 0
-    # the draw back up to 3 (after a pick-up only with draw_after_pickup)
-    if not picked or st[R_DRAW_AFTER_PICKUP] != 0:
+            st[S_PHASE] = D_DISCARD
+            return True
+    return False
+
+
+@inline
+def answer_in_turn(st, me, kind, a, b):
+    """Seat ``me``'s legal answer inside its turn: the optional draw taken (kind 1) or not;
+    a pick-up, which ends the turn; or a discard of b cards of type a from the current
+    source (the hand, else the up cards)."""
+    if st[S_PHASE] == D_DRAW:
+        if kind != 0:
+            draw_up(st, me, 1)
+        st[S_MAY_DRAW] = 0
+        return
+    if kind == A_PICKUP:  # voluntary when a discard was legal
+        pickup(st, me, P_CHOSEN if can_play(st, me) else P_FORCED)
+        st[S_PICKED] = 1
+        st[S_OWED] = 0
+        return
+    discard(st, me, SRC_HAND if st[S_HAND_N + me] > 0 else SRC_UP, a, b)
+    after_discard(st, me, a)
+
+
+@inline
+def end_turn(st, me):
+    """The draw back up to 3 (after a pick-up only with draw_after_pickup)."""
+    if st[S_PICKED] == 0 or st[R_DRAW_AFTER_PICKUP] != 0:
         draw_up(st, me, 0)
 
 
-@helper("UniTuple(int64, 3)(ST, ST, PARS)")
-def play_game(st, sids, params):
-    """Play one game from a seeded generator.  Returns (winner mask, turns, unfinished).
-    A helper, not inlined into ``run_games``: compiled without reference counting, so
-    the game's many helper calls pass ``st`` without atomic reference counts."""
-    setup(st, sids, params)
-    P = st[R_PLAYERS]
-    me = 0
-    while st[S_WIN] < 0 and st[S_TURN] < st[R_MAX_TURNS] and st[S_BAD] == 0:
-        play_turn(st, sids, params, me)
-        me = me + 1 if me + 1 < P else 0
-    for s in range(P):
+@inline
+def game_over(st):
+    """The result: the seat out of cards wins (nobody at the cap); cards left per seat;
+    no decision pending."""
+    for s in range(st[R_PLAYERS]):
         st[S_SCORE + s] = st[S_HAND_N + s] + st[S_UP_N + s] + st[S_DOWN_N + s]
     w = st[S_WIN]
-    mask = np.int64(1) << w if w >= 0 else np.int64(0)
-    return mask, st[S_TURN], 1 if w < 0 else 0
+    st[S_MASK] = np.int64(1) << w if w >= 0 else np.int64(0)
+    st[S_LENGTH] = st[S_TURN]
+    st[S_UNFINISHED] = 1 if w < 0 else 0
+    st[S_END] = END_CAP if w < 0 else END_OUT
+    st[S_PHASE] = DONE
+
+
+@inline
+def turns(st):
+    """The pending seat's turn as it stands, then the next seats' turns, up to a decision;
+    the game ends when a seat is out of cards or after the turn cap's last turn."""
+    P = st[R_PLAYERS]
+    while not owed_discards(st, st[S_ACTOR]):
+        me = st[S_ACTOR]
+        if st[S_WIN] >= 0:
+            game_over(st)
+            return
+        end_turn(st, me)
+        if st[S_TURN] >= st[R_MAX_TURNS]:
+            game_over(st)
+            return
+        begin_turn(st, me + 1 if me + 1 < P else 0)
+
+
+# ---------------------------------------------------------------- the model
+
+
+@helper("boolean(ST, int64, int64, int64, int64)")
+def apply(st, kind, a, b, c):
+    """Carry out the pending seat's answer and play on to the next decision; False (and
+    nothing changed) when the decision does not allow it (the checks of ``is_legal``).
+    Inside a turn: a discard or pick-up, or the optional draw; after the deal each seat
+    in order lays its up cards (kind = the mask), and the last one's choice begins seat
+    0's turn.  A helper, so the whole turn runs compiled without reference counting: the
+    engine's loop has them (``step`` is inlined there), and inlined into it these rules
+    played at about two thirds of the speed."""
+    me = st[S_ACTOR]
+    phase = st[S_PHASE]
+    if phase == D_DISCARD:
+        if not discard_legal(st, me, kind, a, b):
+            return False
+        answer_in_turn(st, me, kind, a, b)
+    elif phase == D_DRAW:
+        if kind != 0 and kind != 1:
+            return False
+        answer_in_turn(st, me, kind, a, b)
+    else:
+        if phase != D_UP or not up_legal(st, me, kind):
+            return False
+        choose_up(st, me, kind)
+        if me + 1 < st[R_PLAYERS]:
+            st[S_ACTOR] = me + 1
+            return True
+        begin_turn(st, 0)
+    turns(st)
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def refuse(st, kind, a, b):
+    """An answer the pending decision does not allow: the error names the decision, its
+    fields, the seat and the values (sim/errors.py)."""
+    me = st[S_ACTOR]
+    if st[S_PHASE] == D_UP:
+        raise ValueError(ILLEGAL, "up cards", "mask", me, kind)
+    if st[S_PHASE] == D_DRAW:
+        raise ValueError(ILLEGAL, "optional draw", "draw", me, kind)
+    raise ValueError(ILLEGAL, "discard", "kind,type,count", me, kind, a, b)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def step(st, act):
+    """Apply the pending seat's answer and play on (``apply``); an illegal one raises."""
+    kind, a, b, c = act
+    if not apply(st, kind, a, b, c):
+        refuse(st, kind, a, b)
+
+
+@njit(cache=True, nogil=True)
+def play_turn(st, sids, params, me):
+    """Seat ``me``'s whole turn on a hand-built state (tests): its discards and optional
+    draws as its strategy answers them, then the draw back up to 3, through the model's
+    phases; the next turn does not begin and the game is not scored."""
+    begin_turn(st, me)
+    while owed_discards(st, me):
+        kind, a, b, c = choose(sids[me], st, me, params[me])
+        if not is_legal(st, kind, a, b, c):
+            refuse(st, kind, a, b)
+        answer_in_turn(st, me, kind, a, b)
+    if st[S_WIN] < 0:
+        end_turn(st, me)
+
+
+@njit(cache=True, nogil=True)
+def play_on(st, sids, params):
+    """Play a position (a copy of a state at any decision) to the end of its game."""
+    engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
 @njit(cache=True, nogil=True)
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """Play games [start, stop) and add them to ``tally``; ``rows`` (if it has rows) gets
-    one line per game: length, unfinished, winner mask, cards left per seat.  With
-    ``capacity`` > 0 (trace mode, one game) the returned state holds up to ``capacity``
-    events after ``S_SIZE``; ``st[S_NEV]`` says how many there were."""
-    st = np.zeros(S_SIZE + capacity * TRACE_ROW, dtype=np.int64)
-    st[S_RULES:S_RULES + N_RULES] = rules
-    P = st[R_PLAYERS]
-    for g in range(start, stop):
-        seed_game(st, seed, g)
-        mask, length, unf = play_game(st, sids, params)
-        if st[S_BAD] == BAD_UP:
-            raise ValueError(ILLEGAL, "up cards", "mask", st[S_BAD + 1], st[S_BAD + 2])
-        if st[S_BAD] == BAD_DISCARD:
-            raise ValueError(ILLEGAL, "discard", "kind,type,count", st[S_BAD + 1], st[S_BAD + 2],
-                             st[S_BAD + 3], st[S_BAD + 4])
-        unfinished = unf != 0
-        record_game(tally, lay, rows, g - start, P, mask, length, unfinished,
-                    END_CAP if unfinished else END_OUT, st, S_HELD, S_PLAYED, S_SCORE, S_EVC)
-    return st
+    """The shared engine on 3UP 3DOWN (see sim/engine.py)."""
+    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+                            ENGINE, setup, choose, step)

@@ -1,10 +1,10 @@
-"""3UP 3DOWN's numbers: card types, rule slots, state offsets, events.
+"""3UP 3DOWN's numbers: card types, rule slots, the state schema, decisions, events.
 
-Everything a game reads or writes lives in one int64 array ``st`` with the named
-offsets below: the random generator (``st[0:4]``), the rules (with the deck: the card
-type of every card id), the zones, per-game bookkeeping and, in trace mode, the event
-buffer at the end.  Every compiled helper takes just ``st``, and a trace snapshot is
-simply ``st[:ZONES_END]``.
+Everything a game reads or writes lives in one int64 array ``st``, declared below with
+the shared ``Schema`` (``sim/schema.py``): the random generator (``st[0:4]``), the rules
+(with the deck: the card type of every card id), the zones, the pending decision, per-game
+bookkeeping and, in trace mode, the event buffer at the end.  Every compiled helper takes
+just ``st``, and a trace snapshot is simply ``st[:ZONES_END]``.
 
 A card is an id 0..n-1 into the deck; its **type** is ``st[R_TYPE + id]``: type
 t < MAXN is the number t + 1, then ``T_CLR``, ``T_CLR1``, ``T_CLR2``.  Type order is the
@@ -14,9 +14,21 @@ Ids are sorted by type; colours (only for the trace's codes) come from ``deck_ca
 A hand is kept by type: seat s holds ``st[S_HCNT + s*NT + t]`` cards of type t, their ids
 in the bucket ``st[S_HAND + (s*NT + t)*MAXK:]`` (a stack: discards take the last ones),
 so a discard or a draw never scans the hand.  Listed type by type, a hand is sorted.
+
+The decisions (``st[S_PHASE]``, asked of seat ``st[S_ACTOR]``), each answered with four
+numbers (the fields a decision does not name are 0):
+
+- ``D_UP``      (mask): 3 of the 6 dealt cards to lay face up, as a mask of positions in
+  deal order (``S_DEALT``); asked of seat 0, 1, ... after the deal;
+- ``D_DRAW``    (draw): 1 to draw back up to 3 before an extra discard owed by a Clear
+  +1/+2, 0 not to (asked only when the draw pile has cards and the hand fewer than 3);
+- ``D_DISCARD`` (kind, type, count): (A_PLAY, type, count) from the current source (the
+  hand; the up cards once hand and draw pile are empty) or (A_PICKUP, 0, 0).  Down cards
+  are played blind: no decision.
 """
 from __future__ import annotations
 
+from cardlab.sim.schema import NOBODY, OWNER, PILE, TABLE, VALUES, Schema
 from cardlab.sim.tally import TallyLayout
 
 MAXP = 6            # seats
@@ -89,56 +101,8 @@ def deck_cards(rules: dict) -> list[tuple[int, str]]:
     return out
 
 
-S_RNG = 0    # st[0:4]: the xoshiro256** state (sim/rng.py)
-S_RULES = 4  # the rule vector, copied in once per batch: st[R_X] is knob X
-N_FLAT = 9
-(R_PLAYERS, R_NCARDS, R_MAXN, R_CLEAR_RUN, R_EQUAL, R_MUST, R_MAX_TURNS,
- R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP) = range(S_RULES, S_RULES + N_FLAT)
-# R_EMPTY_HAND_PICKUP: the knob empty_hand_in_chain, 0 = draw, 1 = pickup
-R_TYPE = S_RULES + N_FLAT           # [MAXC] card type of every card id
-N_RULES = N_FLAT + MAXC
-
-# zones (and the counters the snapshot needs)
-S_DRAW_N = S_RULES + N_RULES        # cards in the draw pile
-S_PILE_N = S_DRAW_N + 1             # cards in the discard pile
-S_GONE_N = S_DRAW_N + 2             # cards cleared (out of the game)
-S_TURN = S_DRAW_N + 3               # turns played (seat slots)
-S_TOP = S_DRAW_N + 4                # type of the pile's top card (-1: empty pile)
-S_RUN = S_DRAW_N + 5                # equal numbers in a row on top of the pile
-S_WIN = S_DRAW_N + 6                # the seat out of cards, -1 while none
-S_HAND_N = S_DRAW_N + 7             # [MAXP] cards in hand
-S_UP_N = S_HAND_N + MAXP            # [MAXP] up cards left
-S_DOWN_N = S_UP_N + MAXP            # [MAXP] down cards left
-S_HCNT = S_DOWN_N + MAXP            # [MAXP][NT] cards per type in hand
-S_DRAW = S_HCNT + MAXP * NT         # [MAXC] draw pile, top = last
-S_PILE = S_DRAW + MAXC              # [MAXC] discard pile, top = last
-S_GONE = S_PILE + MAXC              # [MAXC] cleared cards
-S_HAND = S_GONE + MAXC              # [MAXP][NT][MAXK] hands, by type (the first S_HCNT)
-S_UP = S_HAND + MAXP * NT * MAXK    # [MAXP][NUP] up cards (the first S_UP_N)
-S_DOWN = S_UP + MAXP * NUP          # [MAXP][NDOWN] down cards, in deal order (played last first)
-ZONES_END = S_DOWN + MAXP * NDOWN
-# per-game bookkeeping (cleared at the start of every game)
-S_UCNT = ZONES_END                  # [MAXP][NT] up cards per type
-S_HELD = S_UCNT + MAXP * NT         # [MAXP][NT] card-power bits: ever held the type
-S_PLAYED = S_HELD + MAXP * NT       # ... discarded a card of the type
-S_SCORE = S_PLAYED + MAXP * NT      # [MAXP] cards left at the end
-S_EVC = S_SCORE + MAXP              # event counts this game
-S_NEV = S_EVC + 16                  # events written to the trace buffer
-S_PICKC = S_NEV + 1                 # [4] pick-ups this game by reason (P_*), not tallied
-S_PICK0 = S_PICKC + 4               # pick-ups of an empty pile this game
-S_GAVE_UP = S_PICK0 + 1             # chains given up by an empty hand (empty_hand_in_chain=draw)
-S_DEALT = S_GAVE_UP + 1             # [MAXP][NDEAL] the six cards dealt for the up choice,
-                                    # in deal order: the positions an up choice names
-S_BAD = S_DEALT + MAXP * NDEAL      # [5] an illegal answer: decision (BAD_*), seat, 3 values;
-                                    # play_game is compiled without reference counting, so it
-                                    # stops the game and run_games raises (sim/errors.py)
-S_SIZE = S_BAD + 5
-# trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
-# row of EVW numbers, then the snapshot st[:ZONES_END] after it
-
 # discard answers as (kind, type, count, 0): the source (hand, else up cards) is implied
 A_PICKUP, A_PLAY = range(2)
-BAD_UP, BAD_DISCARD = 1, 2  # st[S_BAD]: which decision was answered illegally
 SRC_HAND, SRC_UP, SRC_DOWN = range(3)
 # why a seat picked up the pile: no legal discard, by choice (must_play_if_able=false),
 # an empty hand while the draw pile lasts, a blind down card that failed
@@ -150,11 +114,57 @@ WHY_NAMES = ("run", "CLR", "CLR1", "CLR2")
 
 EVENT_NAMES = ("deal", "choose_up", "play", "down", "clear", "pickup", "draw")
 EV_DEAL, EV_UP, EV_PLAY, EV_DOWN, EV_CLEAR, EV_PICKUP, EV_DRAW = range(7)
-N_EV = len(EVENT_NAMES)
-EVW = 9  # event row: kind, player (-1 chance), turn, a, b, c, d, e, f
-TRACE_ROW = EVW + ZONES_END
 
 END_NAMES = ("out", "cap")
 END_OUT, END_CAP = range(2)
+
+# ---------------------------------------------------------------- the state
+S = Schema("three_up", maxp=MAXP, n_types=NT, events=EVENT_NAMES, ends=END_NAMES,
+           decisions=(("up", "mask"), ("draw", "draw"), ("discard", "kind,type,count")))
+# the rule vector: the knobs, then the deck: the card type of every card id (MAXC slots,
+# R_TYPE + id); R_EMPTY_HAND_PICKUP is the knob empty_hand_in_chain, 0 = draw, 1 = pickup
+R = S.rules("players", "ncards", "maxn", "clear_run", "equal", "must", "max_turns",
+            "draw_after_pickup", "empty_hand_pickup", *(f"type{i}" for i in range(MAXC)))
+S.counter("draw_n", "cards in the draw pile")
+S.counter("pile_n", "cards in the discard pile")
+S.counter("gone_n", "cards cleared (out of the game)")
+S.counter("turn", "turns played (seat slots)")
+S.counter("top", "type of the pile's top card (-1: empty pile)")
+S.counter("run", "equal numbers in a row on top of the pile")
+S.counter("win", "the seat out of cards, -1 while none")
+S.seats("hand_n", "cards in the seat's hand")
+S.seats("up_n", "the seat's up cards left")
+S.seats("down_n", "the seat's down cards left")
+S.zone("hcnt", NT, "the seat's hand as a count per card type (numbers, not cards: the "
+       "cards are in 'hand')", owner=True, visible=OWNER, encoding=VALUES)
+S.zone("draw", MAXC, "the draw pile, top = last", visible=NOBODY, encoding=PILE, count="draw_n")
+S.zone("pile", MAXC, "the discard pile, top = last", encoding=PILE, count="pile_n")
+S.zone("gone", MAXC, "cards cleared, in the order they left", encoding=PILE, count="gone_n")
+S.zone("hand", NT * MAXK, "the seat's hand by type: a stack of MAXK card ids per type, "
+       "the first hcnt of each", owner=True, visible=OWNER, encoding=TABLE)
+S.zone("up", NUP, "the seat's face-up cards (the first up_n)", owner=True, encoding=PILE,
+       count="up_n")
+S.zone("down", NDOWN, "the seat's face-down cards, in deal order (played last first)",
+       owner=True, visible=NOBODY, encoding=PILE, count="down_n")
+S.end_zones()
+S.book("ucnt", NT, "the seat's up cards as a count per card type", owner=True)
+S.book("pickc", 4, "pick-ups this game by reason (P_*), not tallied")
+S.book("pick0", 1, "pick-ups of an empty pile this game")
+S.book("gave_up", 1, "chains given up by an empty hand (empty_hand_in_chain=draw)")
+S.book("dealt", NDEAL, "the six cards dealt for the up choice, in deal order: the "
+       "positions an up choice names", owner=True)
+# the turn in progress (a copy of st at any decision plays on from here)
+S.book("owed", 1, "discards the turn still owes (1, plus what a Clear +1/+2 adds)")
+S.book("may_draw", 1, "1: the optional draw comes before the next owed discard")
+S.book("picked", 1, "1: the turn ended with a pick-up (no draw back up to 3 unless "
+       "draw_after_pickup)")
+# a discard's legal actions: each legal number with 1..all its copies (at most MAXK of a
+# type, MAXN number types), each Clear type, the pick-up
+MAXACT = MAXN * MAXK + 4
+S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
+S.seal(globals())
+R_TYPE = R_TYPE0  # noqa: F821 - st[R_TYPE + id]: the card type of card id (MAXC slots)
+# trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
+# row of EVW numbers, then the snapshot st[:ZONES_END] after it
 
 TALLY = TallyLayout(maxp=MAXP, n_types=NT, n_end=len(END_NAMES), n_events=N_EV)

@@ -2,21 +2,23 @@
 
 Reading order follows the rulebook: events, the deal and the up-card choice, what is
 legal, a discard (with the three-of-a-kind and Clear clears), the blind down card,
-picking up the pile and drawing.  Strategies read the state through the measures at
-the top; only the kernel changes it.
+picking up the pile and drawing; then the model's ``is_legal`` and ``legal``: what each
+decision (``D_UP``, ``D_DRAW``, ``D_DISCARD``, see layout.py) allows.  Strategies read the
+state through the measures at the top; only the kernel changes it.
 
 A hand is a set of per-type stacks of card ids with their counts (``S_HCNT``, see
 layout.py); up cards are 3 slots plus counts per type (``S_UCNT``).  Legality and
 strategies read the counts only.
 """
-from cardlab.sim.events import event_row, snapshot
+from cardlab.sim.events import write_event
 from cardlab.sim.jit import helper
 from cardlab.sim.three_up.layout import (
-    EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW, EV_PICKUP, EV_PLAY, EV_UP, EVW, HAND, MAXK, NDEAL,
-    NDOWN, NT, NUP, R_EQUAL, R_MAXN, R_MUST, R_TYPE, R_CLEAR_RUN, S_DOWN, S_DOWN_N, S_DRAW,
-    S_DEALT, S_DRAW_N, S_EVC, S_GONE, S_GONE_N, S_HAND, S_HAND_N, S_HCNT, S_HELD, S_NEV, S_PILE,
-    S_PICK0, S_PICKC, S_PILE_N, S_PLAYED, S_RUN, S_SIZE, S_TOP, S_TURN, S_UCNT, S_UP, S_UP_N, SRC_HAND,
-    T_CLR, T_CLR1, T_CLR2, TRACE_ROW, WHY_CLR, WHY_RUN, ZONES_END,
+    A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, D_UP, EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW, EV_PICKUP,
+    EV_PLAY, EV_UP, HAND, MAXK, NDEAL, NDOWN, NT, NUP, R_EQUAL, R_MAXN, R_MUST, R_TYPE, R_CLEAR_RUN,
+    S_ACTOR, S_ACTS, S_DOWN, S_DOWN_N, S_DRAW, S_DEALT, S_DRAW_N, S_EVC, S_GONE, S_GONE_N,
+    S_HAND, S_HAND_N, S_HCNT, S_HELD, S_NEV, S_PHASE, S_PILE, S_PICK0, S_PICKC, S_PILE_N,
+    S_PLAYED, S_RUN, S_SIZE, S_TOP, S_TURN, S_UCNT, S_UP, S_UP_N, SRC_HAND, T_CLR, T_CLR1,
+    T_CLR2, WHY_CLR, WHY_RUN, ZONES_END,
 )
 
 # ---------------------------------------------------------------- measures
@@ -63,30 +65,12 @@ def can_play(st, me):
 # ---------------------------------------------------------------- events (trace mode)
 
 
-@helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
-def write_event(st, kind, player, a, b, c, d, e, f):
-    """Trace mode: write event row i and a snapshot of every zone after it."""
-    o = event_row(st, S_NEV, S_SIZE, TRACE_ROW)
-    if o < 0:
-        return
-    st[o] = kind
-    st[o + 1] = player
-    st[o + 2] = st[S_TURN]
-    st[o + 3] = a
-    st[o + 4] = b
-    st[o + 5] = c
-    st[o + 6] = d
-    st[o + 7] = e
-    st[o + 8] = f
-    snapshot(st, o + EVW, ZONES_END)
-
-
 @helper("void(ST, int64, int64, int64, int64, int64)")
 def emit(st, kind, player, a, b, c):
     """Count an event; in trace mode (st longer than S_SIZE) also record it."""
     st[S_EVC + kind] += 1
     if st.shape[0] > S_SIZE:
-        write_event(st, kind, player, a, b, c, 0, 0, 0)
+        write_event(st, S_NEV, S_SIZE, ZONES_END, kind, player, st[S_TURN], a, b, c, 0, 0, 0)
 
 
 # ---------------------------------------------------------------- deal, hands, draws
@@ -311,3 +295,62 @@ def pickup(st, me, why):
     if pn == 0:
         st[S_PICK0] += 1
     emit(st, EV_PICKUP, me, pn, why, 0)
+
+
+# ---------------------------------------------------------------- the model: legal actions
+
+
+@helper("boolean(ST, int64, int64, int64, int64)")
+def is_legal(st, kind, a, b, c):
+    """Whether (kind, a, b, c) answers the pending decision of seat ``st[S_ACTOR]``: an up
+    choice (kind = the mask), the optional draw (kind = 0 or 1), a discard (kind, type =
+    a, count = b).  Fields a decision does not name are not read."""
+    me = st[S_ACTOR]
+    phase = st[S_PHASE]
+    if phase == D_DISCARD:
+        return discard_legal(st, me, kind, a, b)
+    if phase == D_DRAW:
+        return kind == 0 or kind == 1
+    if phase == D_UP:
+        return up_legal(st, me, kind)
+    return False
+
+
+@helper("int64(ST, int64, int64, int64, int64, int64)")
+def _put(st, n, kind, a, b, c):
+    o = S_ACTS + 4 * n
+    st[o] = kind
+    st[o + 1] = a
+    st[o + 2] = b
+    st[o + 3] = c
+    return n + 1
+
+
+@helper("int64(ST)")
+def legal(st):
+    """The model's ``legal``: every legal action of the pending decision into the action
+    buffer (4 numbers each, from ``S_ACTS``, unnamed fields 0); returns how many.  Up: the
+    20 masks of 3 of the 6 dealt positions, ascending; the draw: 0, 1; a discard: each legal
+    number (ascending) with 1..all its copies in the source, each Clear type held, then the
+    pick-up when it is legal."""
+    me = st[S_ACTOR]
+    phase = st[S_PHASE]
+    n = 0
+    if phase == D_DISCARD:
+        base = src_base(st, me)
+        for t in range(first_legal(st), st[R_MAXN]):
+            for k in range(1, st[base + t] + 1):
+                n = _put(st, n, A_PLAY, t, k, 0)
+        for t in range(T_CLR, T_CLR2 + 1):
+            if st[base + t] > 0:
+                n = _put(st, n, A_PLAY, t, 1, 0)
+        if discard_legal(st, me, A_PICKUP, 0, 0):
+            n = _put(st, n, A_PICKUP, 0, 0, 0)
+    elif phase == D_DRAW:
+        n = _put(st, n, 0, 0, 0, 0)
+        n = _put(st, n, 1, 0, 0, 0)
+    elif phase == D_UP:
+        for mask in range(1 << NDEAL):
+            if up_legal(st, me, mask):
+                n = _put(st, n, mask, 0, 0, 0)
+    return n
