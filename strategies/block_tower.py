@@ -1,8 +1,9 @@
 """Block Tower strategies.
 
-The kernel asks the seat to move four questions, each a compiled function taking
-``(st, me, p)`` (``p``: the seat's parameter row, read by the names in its ``Strategy``
-entry below), dispatched by strategy id in the ``ask_*`` functions at the bottom:
+The kernel asks the seat to move four decisions (``sim/block_tower/layout.py``), and a
+strategy answers each with its own compiled function taking ``(st, me, p)`` (``p``: the
+seat's parameter row, read by the names in its ``Strategy`` entry below; a strategy that
+answers a decision like another one has a one-line delegate that says so):
 
 - ``reshuffle`` -> 1 to use the two-action-card reshuffle, 0 not (asked, until it is
   used once in the turn, whenever the hand holds 2 or more action cards and the draw
@@ -17,10 +18,15 @@ entry below), dispatched by strategy id in the ``ask_*`` functions at the bottom
 - ``block``     -> ``(card, style)``: the block card to play and the placement style in
   thousandths (0 careful .. 1000 sabotage).
 
+``choose`` at the bottom dispatches on the pending decision (``st[S_PHASE]``) to one
+``ask_*`` function per decision, which calls the seat's strategy's function by its id.
 The kernel checks every answer for legality, so a bug here is an error, never a silent
 cheat.  Strategies see only what a player sees: their own hand, the table (tower,
 point pile, used action cards, scores), hand sizes; never another hand's cards or the
-draw pile's order.  To add one: give it the next id and a branch in each ``ask_*``.
+draw pile's order.  To add one: declare its ``Strategy`` entry next to its functions
+(parameters read by name through ``P_<NAME>``), register it at the bottom with a
+function for each decision and add its branch to each ``ask_*`` (an import error names
+a missing one).
 """
 import numpy as np
 
@@ -37,9 +43,13 @@ from cardlab.sim.block_tower.layout import (
     R_PLAYERS,
     R_REM_RISK,
     REMOVE,
+    D_ACTION,
+    D_BLOCK,
+    D_SECOND,
     S_DIR,
     S_HANDS,
     S_PILE,
+    S_PHASE,
     S_PILE_N,
     S_RECV,
     S_SCORES,
@@ -59,8 +69,9 @@ from cardlab.sim.block_tower.moves import (
     turn_hazard,
 )
 from cardlab.sim.jit import helper, inline
+from cardlab.sim.block_tower import layout as L
 from cardlab.sim.rng import below
-from cardlab.strategies.base import Param, Strategy
+from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
 
 NONE = (NO_ACTION, 0, 0, 0)
 
@@ -153,6 +164,12 @@ def give_hard_first(st, me, by_code, n):
 # ---------------------------------------------------------------- reference
 
 
+REFERENCE = Strategy("reference", "The exact reference strategy of shared/reference/block_tower.md: "
+                     "reshuffles only without a block card; ADJUSTs a sabotaged top, ANYWHERE from 6 "
+                     "blocks, REMOVE from 8, SWAPs hard blocks to the next player from 4; highest "
+                     "block below 3, else lowest; sabotages from 3 blocks while H0 <= 0.03.")
+
+
 @helper("int64(ST, int64, PAR)")
 def reference_reshuffle(st, me, p):
     """Only with no block card in hand (the kernel asks with >= 2 action cards and a
@@ -214,8 +231,14 @@ def reference_block(st, me, p):
 # ---------------------------------------------------------------- random
 
 
+RANDOM = Strategy("random", "Uniform over the legal choices at each decision: reshuffle or not, "
+                  "no action or any legal action card (uniform share, target and cards), any block "
+                  "card, a uniform placement style.")
+
+
 @helper("int64(ST, int64, PAR)")
 def random_reshuffle(st, me, p):
+    """Yes or no, one uniform draw."""
     return below(st, 2)
 
 
@@ -288,6 +311,20 @@ def random_block(st, me, p):
 # ---------------------------------------------------------------- careful
 
 
+CAREFUL = Strategy("careful", "Always places with style 0 and plays the lowest-difficulty block; "
+                   "ADJUSTs a sabotaged top, ANYWHERE and REMOVE from set heights; never SWAPs.", (
+                       Param("anywhere_at", 6, 0, 30, "play ANYWHERE from this tower height", True),
+                       Param("remove_at", 8, 0, 30, "play REMOVE from this tower height", True),
+                   ))
+P_CAREFUL = CAREFUL.at
+
+
+@helper("int64(ST, int64, PAR)")
+def careful_reshuffle(st, me, p):
+    """As the reference: only with no block card in hand (a delegate)."""
+    return reference_reshuffle(st, me, p)
+
+
 @helper("ACT(ST, int64, PAR)")
 def careful_action(st, me, p):
     """ADJUST a sabotaged top to share 0 (h >= 2); ANYWHERE at h >= anywhere_at;
@@ -296,10 +333,16 @@ def careful_action(st, me, p):
     h = st[S_PILE_N]
     if (hand >> ADJUST) & 1 and h >= 2 and top_sabotaged(st):
         return (ADJUST, 0, 0, 0)
-    if (hand >> ANYWHERE) & 1 and h >= p[0]:
+    if (hand >> ANYWHERE) & 1 and h >= p[P_CAREFUL.anywhere_at]:
         return (ANYWHERE, 0, 0, 0)
-    if (hand >> REMOVE) & 1 and h >= 1 and h >= p[1]:
+    if (hand >> REMOVE) & 1 and h >= 1 and h >= p[P_CAREFUL.remove_at]:
         return (REMOVE, 0, 0, 0)
+    return NONE
+
+
+@helper("ACT(ST, int64, PAR)")
+def careful_second(st, me, p):
+    """No second action card (careful never SWAPs, so it is never asked)."""
     return NONE
 
 
@@ -312,21 +355,67 @@ def careful_block(st, me, p):
 # ---------------------------------------------------------------- saboteur
 
 
+SABOTEUR = Strategy("saboteur", "Sabotage style when the point pile is rich (and a fall would pay "
+                    "it), hard blocks late; actions like reference.", (
+                        Param("rich_pile", 8, 0, 90, "sabotage when the point pile holds at least this many points", True),
+                        Param("late_height", 5, 0, 30, "play the hardest block from this tower height", True),
+                        Param("max_hazard", 0.1, 0, 5, "never sabotage when my own careful hazard H0 exceeds this"),
+                    ))
+P_SABOTEUR = SABOTEUR.at
+
+
+@helper("int64(ST, int64, PAR)")
+def saboteur_reshuffle(st, me, p):
+    """As the reference: only with no block card in hand (a delegate)."""
+    return reference_reshuffle(st, me, p)
+
+
+@helper("ACT(ST, int64, PAR)")
+def saboteur_action(st, me, p):
+    """As the reference ("actions like reference"; a delegate)."""
+    return reference_action(st, me, p)
+
+
+@helper("ACT(ST, int64, PAR)")
+def saboteur_second(st, me, p):
+    """As the reference ("actions like reference"; a delegate)."""
+    return reference_second(st, me, p)
+
+
 @helper("UniTuple(int64, 2)(ST, int64, PAR)")
 def saboteur_block(st, me, p):
     """From h >= late_height the hardest block (highest difficulty), before that the
     easiest; sabotage style when the point pile holds >= rich_pile points, a fall by
     the next player would score (h >= min_tower - 1) and my own hazard H0 <= max_hazard."""
     h = st[S_PILE_N]
-    c = block_by_difficulty(st, me, 1 if h >= p[1] else 0)
+    c = block_by_difficulty(st, me, 1 if h >= p[P_SABOTEUR.late_height] else 0)
     x = 0
-    if h >= st[R_MIN_TOWER] - 1 and pile_points(st) >= p[0] and \
-            hazard(st, me, c, h, turn_hazard(st, me)) <= p[2]:
+    if h >= st[R_MIN_TOWER] - 1 and pile_points(st) >= p[P_SABOTEUR.rich_pile] and \
+            hazard(st, me, c, h, turn_hazard(st, me)) <= p[P_SABOTEUR.max_hazard]:
         x = STYLE_ONE
     return c, x
 
 
 # ---------------------------------------------------------------- tactician
+
+
+TACTICIAN = Strategy("tactician", "Uses actions well: REMOVE or ADJUST when the tower is dangerous for "
+                     "itself, ANYWHERE on a risky placement; while the tower is low and SWAP is its only "
+                     "action card, SWAPs with the opponent with the most points (ties: the first in turn "
+                     "order, so the next seat while scores are level), taking its cards at random and giving "
+                     "it its hardest blocks; easiest block, sabotage when safe.", (
+                         Param("danger", 0.08, 0, 1, "REMOVE/ADJUST when my placement would fall with at least this probability"),
+                         Param("risky", 0.03, 0, 1, "ANYWHERE when my placement would fall with at least this probability"),
+                         Param("swap_below", 6, 0, 30, "SWAP only while the tower is lower than this", True),
+                         Param("sabotage_hazard", 0.03, 0, 5, "sabotage style while my own careful hazard H0 is at most this"),
+                     ))
+P_TACTICIAN = TACTICIAN.at
+
+
+@helper("int64(ST, int64, PAR)")
+def tactician_reshuffle(st, me, p):
+    """As the reference: only with no block card in hand (a delegate)."""
+    return reference_reshuffle(st, me, p)
 
 
 @helper("float64(ST, int64)")
@@ -346,13 +435,13 @@ def tactician_pick(st, me, p, cards):
     h = st[S_PILE_N]
     f = st.view(np.float64)
     risk = my_risk(st, me)
-    if risk >= p[0] and h >= 2:
+    if risk >= p[P_TACTICIAN.danger] and h >= 2:
         if (cards >> REMOVE) & 1 and fall_probability(top_hazard(st, me, f[R_REM_RISK])) < risk:
             return (REMOVE, 0, 0, 0)
         if (cards >> ADJUST) & 1 and share_at(st, h - 1) > 0.0 and \
                 fall_probability(top_hazard(st, me, f[R_ADJ_RISK])) < risk:
             return (ADJUST, 0, 0, 0)
-    if (cards >> ANYWHERE) & 1 and risk >= p[1]:
+    if (cards >> ANYWHERE) & 1 and risk >= p[P_TACTICIAN.risky]:
         return (ANYWHERE, 0, 0, 0)
     return NONE
 
@@ -384,7 +473,7 @@ def tactician_action(st, me, p):
     if act[0] != NO_ACTION:
         return act
     if (hand >> SWAP) & 1 and hand & ACT_MASK == (np.int64(1) << SWAP) and popcount(hand) >= 2 \
-            and st[S_PILE_N] < p[2]:
+            and st[S_PILE_N] < p[P_TACTICIAN.swap_below]:
         best = swap_leader(st, me)
         if best >= 0:
             g1, g2 = give_hard_first(st, me, 0, swap_size(st, me, best))
@@ -404,83 +493,109 @@ def tactician_block(st, me, p):
     h = st[S_PILE_N]
     c = block_by_difficulty(st, me, 0)
     x = 0
-    if h >= st[R_MIN_TOWER] - 1 and hazard(st, me, c, h, turn_hazard(st, me)) <= p[3]:
+    if h >= st[R_MIN_TOWER] - 1 and \
+            hazard(st, me, c, h, turn_hazard(st, me)) <= p[P_TACTICIAN.sabotage_hazard]:
         x = STYLE_ONE
     return c, x
 
 
 # ---------------------------------------------------------------- registry and dispatch
 
-STRATEGIES = (
-    Strategy("reference", 0, "The exact reference strategy of shared/reference/block_tower.md: "
-             "reshuffles only without a block card; ADJUSTs a sabotaged top, ANYWHERE from 6 "
-             "blocks, REMOVE from 8, SWAPs hard blocks to the next player from 4; highest "
-             "block below 3, else lowest; sabotages from 3 blocks while H0 <= 0.03."),
-    Strategy("random", 1, "Uniform over the legal choices at each decision: reshuffle or not, "
-             "no action or any legal action card (uniform share, target and cards), any block "
-             "card, a uniform placement style."),
-    Strategy("careful", 2, "Always places with style 0 and plays the lowest-difficulty block; "
-             "ADJUSTs a sabotaged top, ANYWHERE and REMOVE from set heights; never SWAPs.", (
-                 Param("anywhere_at", 6, 0, 30, "play ANYWHERE from this tower height", True),
-                 Param("remove_at", 8, 0, 30, "play REMOVE from this tower height", True),
-             )),
-    Strategy("saboteur", 3, "Sabotage style when the point pile is rich (and a fall would pay "
-             "it), hard blocks late; actions like reference.", (
-                 Param("rich_pile", 8, 0, 90, "sabotage when the point pile holds at least this many points", True),
-                 Param("late_height", 5, 0, 30, "play the hardest block from this tower height", True),
-                 Param("max_hazard", 0.1, 0, 5, "never sabotage when my own careful hazard H0 exceeds this"),
-             )),
-    Strategy("tactician", 4, "Uses actions well: REMOVE or ADJUST when the tower is dangerous for "
-             "itself, ANYWHERE on a risky placement; while the tower is low and SWAP is its only "
-             "action card, SWAPs with the opponent with the most points (ties: the first in turn "
-             "order, so the next seat while scores are level), taking its cards at random and giving "
-             "it its hardest blocks; easiest block, sabotage when safe.", (
-                 Param("danger", 0.08, 0, 1, "REMOVE/ADJUST when my placement would fall with at least this probability"),
-                 Param("risky", 0.03, 0, 1, "ANYWHERE when my placement would fall with at least this probability"),
-                 Param("swap_below", 6, 0, 30, "SWAP only while the tower is lower than this", True),
-                 Param("sabotage_hazard", 0.03, 0, 5, "sabotage style while my own careful hazard H0 is at most this"),
-             )),
+STRATEGIES = register(
+    L.S,
+    (REFERENCE, {"reshuffle": reference_reshuffle, "action": reference_action,
+                 "second": reference_second, "block": reference_block}),
+    (RANDOM, {"reshuffle": random_reshuffle, "action": random_action,
+              "second": random_second, "block": random_block}),
+    (CAREFUL, {"reshuffle": careful_reshuffle, "action": careful_action,
+               "second": careful_second, "block": careful_block}),
+    (SABOTEUR, {"reshuffle": saboteur_reshuffle, "action": saboteur_action,
+                "second": saboteur_second, "block": saboteur_block}),
+    (TACTICIAN, {"reshuffle": tactician_reshuffle, "action": tactician_action,
+                 "second": tactician_second, "block": tactician_block}),
 )
+ID = ids(STRATEGIES)
 
 
 @inline
 def ask_reshuffle(sid, st, me, p):
-    if sid == 1:
+    """The reshuffle decision: 1 to use it, 0 not, by the seat's strategy."""
+    if sid == ID.reference:
+        return reference_reshuffle(st, me, p)
+    if sid == ID.random:
         return random_reshuffle(st, me, p)
-    return reference_reshuffle(st, me, p)
+    if sid == ID.careful:
+        return careful_reshuffle(st, me, p)
+    if sid == ID.saboteur:
+        return saboteur_reshuffle(st, me, p)
+    return tactician_reshuffle(st, me, p)
+
+
+check_dispatch(ask_reshuffle, STRATEGIES, "reshuffle")
 
 
 @inline
 def ask_action(sid, st, me, p):
-    if sid == 0 or sid == 3:
+    """The action card decision: (kind, a, b, c), by the seat's strategy."""
+    if sid == ID.reference:
         return reference_action(st, me, p)
-    if sid == 1:
+    if sid == ID.random:
         return random_action(st, me, p)
-    if sid == 2:
+    if sid == ID.careful:
         return careful_action(st, me, p)
+    if sid == ID.saboteur:
+        return saboteur_action(st, me, p)
     return tactician_action(st, me, p)
+
+
+check_dispatch(ask_action, STRATEGIES, "action")
 
 
 @inline
 def ask_second(sid, st, me, p):
-    if sid == 0 or sid == 3:
+    """The second action card after a SWAP: (kind, a, b, c), by the seat's strategy."""
+    if sid == ID.reference:
         return reference_second(st, me, p)
-    if sid == 1:
+    if sid == ID.random:
         return random_second(st, me, p)
-    if sid == 2:
-        return NONE
+    if sid == ID.careful:
+        return careful_second(st, me, p)
+    if sid == ID.saboteur:
+        return saboteur_second(st, me, p)
     return tactician_second(st, me, p)
+
+
+check_dispatch(ask_second, STRATEGIES, "second")
 
 
 @inline
 def ask_block(sid, st, me, p):
-    if sid == 0:
+    """The block decision: (card, style), by the seat's strategy."""
+    if sid == ID.reference:
         return reference_block(st, me, p)
-    if sid == 1:
+    if sid == ID.random:
         return random_block(st, me, p)
-    if sid == 2:
+    if sid == ID.careful:
         return careful_block(st, me, p)
-    if sid == 3:
+    if sid == ID.saboteur:
         return saboteur_block(st, me, p)
     return tactician_block(st, me, p)
 
+
+check_dispatch(ask_block, STRATEGIES, "block")
+
+
+@inline
+def choose(sid, st, me, p):
+    """The seat's strategy answers the pending decision (st[S_PHASE]) with four numbers:
+    the action card's or the second action card's (kind, a, b, c), the block's (card,
+    style, 0, 0), the reshuffle's (use, 0, 0, 0)."""
+    ph = st[S_PHASE]
+    if ph == D_BLOCK:
+        card, x = ask_block(sid, st, me, p)
+        return (card, x, np.int64(0), np.int64(0))
+    if ph == D_ACTION:
+        return ask_action(sid, st, me, p)
+    if ph == D_SECOND:
+        return ask_second(sid, st, me, p)
+    return (ask_reshuffle(sid, st, me, p), np.int64(0), np.int64(0), np.int64(0))

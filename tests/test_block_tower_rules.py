@@ -2,7 +2,10 @@
 rounds (start card, direction), the even split (and its 4-block minimum), the
 two-action-card reshuffle (when it is offered, three cards), the action cards (SWAP as an
 exchange), drawing 1/2/3, the first block, the collapse model's fall probability
-(chi-square over the compiled draw), the rule knobs, and the strategies' choices.
+(chi-square over the compiled draw), the rule knobs, the strategies' choices, and the
+model: games driven only through setup / legal / step with random legal actions (every
+card in one zone after every step), legal listing exactly what step accepts, and a copy
+of a mid-turn position playing on like the original.
 
 A state carries its own rules (st[S_RULES:]) and generator (st[0:4]); hands, the draw
 pile (top first) and the point pile (bottom first) are given as rule-page codes.
@@ -21,6 +24,7 @@ from cardlab.sim.block_tower import layout as L
 from cardlab.sim.block_tower import model as MD
 from cardlab.sim.block_tower import moves as M
 from cardlab.sim.rng import seed_game
+from cardlab.sim.schema import DONE
 from cardlab.strategies import block_tower as S
 
 C = L.card_of
@@ -30,11 +34,15 @@ DOOM = {"base": 100}         # every tested placement falls (p = 1 - e^-100...)
 
 
 def make_state(players=4, hands=None, draw=(), pile=(), styles=None, rules=None, me=0, prev=-1,
-               rnd=0, seed=7, capacity=0):
-    st = np.zeros(L.S_SIZE + capacity * L.TRACE_ROW, np.int64)
+               rnd=0, seed=7, capacity=0, phase=None):
+    """A hand-built position; ``phase`` (a D_* decision) makes it seat me's pending
+    decision (what legal and step read; play_turn opens the turn itself)."""
     r = GAME.resolve_rules({k: str(v) for k, v in (rules or {}).items()}, players)
-    st[L.S_RULES:L.S_RULES + L.N_RULES] = GAME.rules_vector(r, players)
+    st = L.S.new_state(GAME.rules_vector(r, players), capacity)
     seed_game(st, seed, 0)
+    if phase is not None:
+        st[L.S_PHASE] = phase
+        st[L.S_ACTOR] = me
     f = st.view(np.float64)
     st[L.S_ROUND] = rnd
     st[L.S_START] = rnd % players
@@ -423,6 +431,14 @@ def test_legality_checks():
     st = make_state(hands={0: ["ADJUST", "B01"]}, pile=("B05",))
     assert M.action_legal(st, 0, L.ADJUST, 2000, 0, 0, 0)
     assert not M.action_legal(st, 0, L.ADJUST, 2001, 0, 0, 0)
+    # the numbers an answer does not use must be 0 (so that legal() lists every answer)
+    assert M.action_legal(st, 0, L.NO_ACTION, 0, 0, 0, 0)
+    for extra in ((1, 0, 0), (0, 1, 0), (0, 0, -1)):
+        assert not M.action_legal(st, 0, L.NO_ACTION, *extra, 0)
+    assert not M.action_legal(st, 0, L.ADJUST, 500, 1, 0, 0)
+    st = make_state(hands={0: ["ANYWHERE", "REMOVE", "B01"]}, pile=("B05",))
+    for kind in (L.ANYWHERE, L.REMOVE):
+        assert M.action_legal(st, 0, kind, 0, 0, 0, 0) and not M.action_legal(st, 0, kind, 0, 1, 0, 0)
 
 
 # ---------------------------------------------------------------- rule knobs
@@ -612,3 +628,252 @@ def test_tactician_swaps_with_the_leader_not_just_the_next_seat():
     assert {"B12", "B18"} <= set(hand(st, 2)) and len(hand(st, 2)) == 3
     assert hand(st, 1) == hands[1] and hand(st, 3) == hands[3]
     assert pile(st)[-1] in hands[2]                                 # played a card taken from seat 2
+
+
+# ---------------------------------------------------------------- the model: setup / legal / step
+
+
+MODEL_SETUPS = [  # (players, knobs): every player count, and the knobs that change the turn
+    (2, {}), (3, {}), (4, {}), (5, {}), (6, {}),
+    (4, {"swap_give": "two", "reshuffle_at": "turn_start", "reshuffle_draw": "hand_size",
+         "hand_size": 4}),
+    (6, {"hand_size": 4}),                                   # the whole deck dealt
+    (3, {"hand_size": 6, "split_min_tower": "false", "points_split": "4,6,10"}),
+    (2, {"base": 0, "max_rounds": 3}),                       # nothing falls: splits, the cap
+]
+MODEL_GAMES = 250     # per setup: 2250 games
+STEP_CAP = 100_000    # decisions a game may take before the test calls it stuck
+
+
+def model_game(players, knobs, seed, g):
+    """Game g of (seed, knobs) set up by the model: (state at its first decision, rules)."""
+    rules = GAME.resolve_rules({k: str(v) for k, v in knobs.items()}, players)
+    st = L.S.new_state(GAME.rules_vector(rules, players))
+    seed_game(st, seed, g)
+    K.setup(st)
+    return st, rules
+
+
+def deck_of(rules):
+    nb = int(sum(rules["points_split"]))
+    return ((1 << nb) - 1) | L.ACT_MASK, nb + 4
+
+
+def census(st, players):
+    """(the cards found in the zones as a bit mask, how many cards were found): a card in
+    two zones shows as a count above the mask's size.  Every card zone of the schema: the
+    bit-mask zones (hands, won, used) and the piles (draw, point pile)."""
+    seen = 0
+    n = 0
+    masks = [int(st[L.S_USED])] + [int(st[L.S_HANDS + s]) for s in range(players)] + \
+        [int(st[L.S_WON + s]) for s in range(players)]
+    for m in masks:
+        seen |= m
+        n += m.bit_count()
+    for o, k in ((L.S_DRAW, L.S_DRAW_N), (L.S_PILE, L.S_PILE_N)):
+        for c in st[o:o + st[k]].tolist():
+            seen |= 1 << c
+            n += 1
+    return seen, n
+
+
+def pick(st, n, u):
+    """The legal action at buffer index floor(u * n), as the 4-tuple step takes."""
+    o = L.S_ACTS + 4 * int(u * n)
+    return int(st[o]), int(st[o + 1]), int(st[o + 2]), int(st[o + 3])
+
+
+def test_the_census_reads_every_card_zone_of_the_schema():
+    """The census below counts exactly the schema's card zones (hands, won, used, draw,
+    point pile): the shares are blocks' numbers (VALUES), not cards."""
+    names = {p.name for p in L.S.zone_parts()}
+    assert names == {"used", "hands", "won", "draw", "pile"}
+    assert L.S.parts["share"].encoding == "values"
+    assert {p.name for p in L.S.parts.values() if p.visible == "nobody"} == {"draw"}
+    assert L.S.hidden_from(1, 3) == [("hands", 0), ("hands", 2), ("draw", None)]
+    st, rules = model_game(4, {}, 3, 0)
+    cards = []
+    for p in L.S.zone_parts():
+        for seat in (range(4) if p.owner else [None]):
+            cards += GAME.zone_cards(st, p.name, seat)
+    deck, n = deck_of(rules)
+    assert sorted(cards) == L.mask_cards(deck) and len(cards) == n
+    assert census(st, 4) == (deck, n)
+
+
+def test_random_legal_play_keeps_every_card_in_one_zone_and_always_ends():
+    """2,250 games driven only through setup / legal / step, each decision a uniformly
+    random legal action: after every step each card is in exactly one zone, the pending
+    decision is the seat to move's, and every game ends (at the target or the round cap)."""
+    rng = np.random.default_rng(20261201)
+    phases = {d: 0 for d in (L.D_RESHUFFLE, L.D_ACTION, L.D_SECOND, L.D_BLOCK)}
+    most = 0
+    for k, (players, knobs) in enumerate(MODEL_SETUPS):
+        for g in range(MODEL_GAMES):
+            st, rules = model_game(players, knobs, 1000 + k, g)
+            deck, ncards = deck_of(rules)
+            u = rng.random(STEP_CAP)
+            for i in range(STEP_CAP):
+                assert census(st, players) == (deck, ncards), (players, knobs, g, i)
+                ph = int(st[L.S_PHASE])
+                if ph == DONE:
+                    break
+                assert ph in phases and st[L.S_ACTOR] == st[L.S_CUR]
+                phases[ph] += 1
+                n = K.legal(st)
+                assert 1 <= n <= L.MAXACT
+                most = max(most, n)
+                K.step(st, pick(st, n, u[i]))
+            else:
+                raise AssertionError(f"game {g} of {players}p {knobs} did not end in {STEP_CAP} decisions")
+            # the result: the cap (no winner) or the highest score at the target (ties share)
+            sc = [int(x) for x in st[L.S_SCORES:L.S_SCORES + players]]
+            assert st[L.S_SCORE:L.S_SCORE + players].tolist() == sc
+            assert st[L.S_LENGTH] == st[L.S_ROUND] + 1
+            if st[L.S_UNFINISHED]:
+                assert st[L.S_MASK] == 0 and st[L.S_LENGTH] == rules["max_rounds"]
+                assert max(sc) < rules["target_points"]
+            else:
+                assert max(sc) >= rules["target_points"]
+                assert st[L.S_MASK] == sum(1 << s for s in range(players) if sc[s] == max(sc))
+    assert min(phases.values()) > 100, phases          # every decision was met, many times
+    assert most >= 3 * (L.STYLE_ONE + 1)                # a block decision with 3+ block cards
+
+
+def positions(per_phase=4):
+    """Positions from random legal play: ``per_phase`` states pending each decision, the
+    action card's with three or four kinds of answers (no action, ADJUST's shares, SWAPs,
+    ...), the second action card's with a card to play, the rest now and then."""
+    rng = np.random.default_rng(7)
+    found = {d: [] for d in (L.D_RESHUFFLE, L.D_ACTION, L.D_SECOND, L.D_BLOCK)}
+    for g in range(2000):
+        if all(len(v) == per_phase for v in found.values()):
+            break
+        players, knobs = MODEL_SETUPS[g % 6]
+        st, _ = model_game(players, knobs, 50, g)
+        while st[L.S_PHASE] != DONE:
+            ph = int(st[L.S_PHASE])
+            n = K.legal(st)
+            if len(found[ph]) < per_phase:
+                kinds = len(set(st[L.S_ACTS:L.S_ACTS + 4 * n:4].tolist()))
+                if (ph == L.D_ACTION and kinds >= 3 + len(found[ph]) % 2) or \
+                        (ph == L.D_SECOND and n >= 2) or \
+                        (ph == L.D_RESHUFFLE) or (ph == L.D_BLOCK and rng.random() < 0.02):
+                    found[ph].append((players, st.copy()))
+            K.step(st, pick(st, n, rng.random()))
+    return found
+
+
+def candidates(st, players):
+    """A grid of answers around the legal ones (every decision's fields at and past
+    their bounds), for the check that step accepts nothing legal does not list."""
+    ph = st[L.S_PHASE]
+    if ph == L.D_RESHUFFLE:
+        return [(u, a, 0, 0) for u in (-1, 0, 1, 2) for a in (0, 1)]
+    if ph == L.D_BLOCK:
+        return [(c, x, 0, 0) for c in range(-1, L.NCMAX + 1) for x in (-1, 0, 1, 999, 1000, 1001)] + \
+            [(0, 0, 1, 0), (0, 0, 0, 1)]
+    cards = list(range(-1, L.NCMAX + 1))
+    out = [(L.NO_ACTION, 0, 0, 0), (L.NO_ACTION, 1, 0, 0), (0, 0, 0, 0), (L.SWAP + 1, 0, 0, 0)]
+    for kind in (L.ADJUST, L.ANYWHERE, L.REMOVE):
+        out += [(kind, a, b, 0) for a in (-1, 0, 1, 2000, 2001) for b in (0, 1)]
+    out += [(L.SWAP, t, b, c) for t in range(-1, players + 1) for b in cards for c in cards]
+    return out
+
+
+def test_legal_lists_exactly_what_step_accepts():
+    """On positions of every decision: each listed action passes the kernel's check (all
+    of them through the check functions, a sample through step itself on a copy), and
+    of a grid of answers around them step accepts exactly the listed ones."""
+    rng = np.random.default_rng(11)
+    found = positions()
+    assert all(len(v) == 4 for v in found.values()), {k: len(v) for k, v in found.items()}
+    for ph, states in found.items():
+        for players, st in states:
+            me = int(st[L.S_ACTOR])
+            n = K.legal(st)
+            listed = {tuple(int(x) for x in st[L.S_ACTS + 4 * i:L.S_ACTS + 4 * i + 4]) for i in range(n)}
+            assert len(listed) == n                      # no action twice
+            second = 1 if ph == L.D_SECOND else 0
+            for act in listed:
+                if ph == L.D_BLOCK:
+                    assert act[2:] == (0, 0) and M.block_legal(st, me, act[0], act[1]), act
+                elif ph == L.D_RESHUFFLE:
+                    assert act in ((0, 0, 0, 0), (1, 0, 0, 0))
+                else:
+                    assert M.action_legal(st, me, *act, second), act
+            for act in [list(listed)[j] for j in rng.choice(n, size=min(n, 12), replace=False)]:
+                K.step(st.copy(), act)                   # never raises
+            for act in candidates(st, players):
+                if act in listed:
+                    continue
+                if ph == L.D_BLOCK:
+                    ok = act[2:] == (0, 0) and M.block_legal(st, me, act[0], act[1])
+                elif ph == L.D_RESHUFFLE:
+                    ok = False
+                else:
+                    ok = M.action_legal(st, me, *act, second)
+                assert not ok, (ph, act)
+            unlisted = [a for a in candidates(st, players) if a not in listed]
+            for act in (unlisted if ph == L.D_RESHUFFLE else unlisted[::97]):
+                with pytest.raises(ValueError):
+                    K.step(st.copy(), act)
+
+
+def test_an_illegal_answer_names_the_decision():
+    st = make_state(hands={0: ["B01", "ADJUST"]}, pile=("B05",), phase=L.D_BLOCK)
+    with pytest.raises(ValueError) as e:
+        K.step(st, (C("B02"), 0, 0, 0))                     # not in hand
+    assert e.value.args[1:] == ("block and style", "card,style", 0, C("B02"), 0)
+    st = make_state(hands={0: ["B01", "ADJUST"]}, pile=("B05",), phase=L.D_ACTION)
+    with pytest.raises(ValueError) as e:
+        K.step(st, (L.ADJUST, 2001, 0, 0))
+    assert e.value.args[1:] == ("action card", "kind,a,b,c", 0, L.ADJUST, 2001, 0, 0)
+    st = make_state(hands={0: ["B01", "ADJUST", "REMOVE"]}, draw=("B02",), phase=L.D_RESHUFFLE)
+    with pytest.raises(ValueError) as e:
+        K.step(st, (2, 0, 0, 0))
+    assert e.value.args[1:] == ("reshuffle", "use", 0, 2)
+
+
+def test_a_mid_turn_copy_plays_on_like_the_original():
+    """Positions at decisions that are not the first of their seat's turn (the block after
+    the action card, a second action card, a reshuffle after a draw or the action card),
+    copied: both copies played on with the same strategies (the random one drawing from
+    the state's generator) end identical, and identical to the game played uninterrupted."""
+    from cardlab.sim import runner
+    from cardlab.sim.runner import make_setup
+
+    setup = make_setup("block_tower", 4, [], "reference,random,tactician,saboteur", 77)
+    rv, sids, params = setup.arrays()
+    kernel = GAME.kernel()
+    lay = runner._layout(GAME)
+    tested = {L.D_ACTION: 0, L.D_SECOND: 0, L.D_RESHUFFLE: 0, L.D_BLOCK: 0}
+    for g in range(200):
+        if g >= 8 and tested[L.D_SECOND] and tested[L.D_RESHUFFLE]:
+            break
+        rows = np.zeros((1, GAME.row_width), np.int64)
+        whole = kernel(rv, sids, params, setup.seed, g, g + 1, GAME.tally.new(200), lay, rows, 0)
+        assert whole[L.S_PHASE] == DONE
+        st = L.S.new_state(rv)
+        seed_game(st, setup.seed, g)
+        K.setup(st)
+        last_turn = -1
+        mid = 0
+        stop_at = (5, 23, 61)[g % 3]
+        while st[L.S_PHASE] != DONE:
+            me = int(st[L.S_ACTOR])
+            ph = int(st[L.S_PHASE])
+            if st[L.S_TURN] == last_turn:                     # the turn already had a decision
+                mid += 1
+                if (g < 8 and mid == stop_at) or (ph in (L.D_SECOND, L.D_RESHUFFLE) and tested[ph] < 2):
+                    tested[ph] += 1
+                    a, b = st.copy(), st.copy()
+                    K.play_on(a, sids, params)
+                    K.play_on(b, sids, params)
+                    assert a[L.S_PHASE] == DONE and np.array_equal(a, b), g
+                    assert np.array_equal(a, whole), g        # as if never interrupted
+                    assert list(rows[0, :3]) == [a[L.S_LENGTH], a[L.S_UNFINISHED], a[L.S_MASK]]
+            last_turn = int(st[L.S_TURN])
+            K.step(st, S.choose(int(sids[me]), st, me, params[me]))
+        assert np.array_equal(st, whole), g                  # the Python-driven game too
+    assert tested[L.D_BLOCK] >= 4 and tested[L.D_SECOND] and tested[L.D_RESHUFFLE], tested

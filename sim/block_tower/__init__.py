@@ -1,10 +1,11 @@
 """Block Tower (game id ``block_tower``): knobs, rule vector, card types and trace decoding.
 
 Rules: ``docs/rules/block_tower.md`` (our page, with the decisions we took) and
-``../shared/rules/block_tower.md``.  The compiled game is in ``kernel.py`` (loop) and
-``moves.py`` (rules and the collapse model); the numbers it shares with strategies are
-in ``layout.py``; ``model.py`` draws towers with the kernel's own placement code (for
-the collapse-model tests and the calibration check).
+``../shared/rules/block_tower.md``.  The compiled game is in ``kernel.py`` (the
+resumable step function: setup, step, the turn's phases) and ``moves.py`` (rules, the
+collapse model, ``legal``); the state schema, decisions and numbers it shares with
+strategies are in ``layout.py``; ``model.py`` draws towers with the kernel's own
+placement code (for the collapse-model tests and the calibration check).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from cardlab.sim.block_tower import layout as L
 from cardlab.sim.errors import InputError
 from cardlab.sim.game import Game
 from cardlab.sim.knobs import Knob
+from cardlab.sim.schema import TABLE
 
 
 def f2i(x: float) -> int:
@@ -149,7 +151,16 @@ class BlockTower(Game):
         split = rules["points_split"]
         return [(t, L.TYPE_CODES[t]) for t in range(L.NT) if t >= 3 or split[t] > 0]
 
-    # ------------------------------------------------------------ traces
+    # ------------------------------------------------------------ zones and traces
+    def zone_cards(self, st: np.ndarray, name: str, seat: int | None = None) -> list[int]:
+        """The card ids in zone ``name`` of a state (seat's, for a per-seat zone): the
+        piles through the schema, the bit-mask zones (``TABLE``: hands, won, used) bit
+        by bit.  The ``share`` zone holds blocks' numbers, not cards (``VALUES``)."""
+        part = L.S.parts[name]
+        if part.encoding == TABLE:
+            return L.mask_cards(int(st[part.block(seat)][0]))
+        return L.S.cards(st, name, seat)
+
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a state snapshot, cards as rule-page codes."""
         code = L.card_code

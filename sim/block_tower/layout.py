@@ -1,26 +1,31 @@
-"""Block Tower's numbers: cards, rule slots, state offsets, events.
+"""Block Tower's numbers: cards, rule slots, the state schema, decisions, events.
 
-Everything a game reads or writes lives in one int64 array ``st`` with the named
-offsets below: the random generator (``st[0:4]``), the rules, the zones, per-game
-bookkeeping and, in trace mode, the event buffer at the end.  Every compiled helper
-takes just ``st``; a trace snapshot is ``st[:ZONES_END]``.
+Everything a game reads or writes lives in one int64 array ``st`` declared below part
+by part (``sim/schema.py`` derives the offsets): the random generator (``st[0:4]``), the
+rules, the zones, per-game bookkeeping, scratch and, in trace mode, the event buffer at
+the end.  Every compiled helper takes just ``st``; a trace snapshot is ``st[:ZONES_END]``.
 
 Cards.  Block cards are ids ``0 .. n_blocks - 1`` (codes ``B01``, ``B02``, ...); the
 points follow from ``points_split`` in order (the first ``n1`` blocks are worth 1, the
 next ``n2`` 2, the rest 3).  The four action cards have fixed ids 30..33 (``ADJUST``,
 ``ANYWHERE``, ``REMOVE``, ``SWAP``), so every card is one bit of an int64: hands, the
-per-seat ``won`` piles and the used action cards are bit masks.  The draw pile and the
-point pile are ordered arrays (draw pile: top = last; point pile: bottom block first).
+per-seat ``won`` piles and the used action cards are bit masks (declared ``TABLE``
+zones of one word, bit c set = card c is there; ``BlockTower.zone_cards`` decodes
+them).  The draw pile and the point pile are ordered piles (draw pile: top = last;
+point pile: bottom block first).
 
-The tower is the point pile read as blocks: a block's card lies on the point pile
-exactly while the block stands (placing pushes both, REMOVE pops both, a collapse
-empties both), so the zone ``tower`` is decoded from the point pile, in the same order.
+Blocks are not cards.  The tower is the point pile read as blocks: a block's card lies
+on the point pile exactly while the block stands (placing pushes both, REMOVE pops both,
+a collapse empties both), so the trace zone ``tower`` is decoded from the point pile, in
+the same order; what the state keeps of the blocks themselves (each standing block's
+instability share, and the instability ``u``) are ``VALUES``, never counted as cards.
 
 Float numbers (the collapse-model knobs, per-seat skill, the instability ``u`` and each
 standing block's instability share) are stored exactly as the IEEE-754 bits of a
 float64 in an int64 slot: ``st.view(np.float64)[X]`` reads slot X as that float.
 """
 
+from cardlab.sim.schema import NOBODY, OWNER, PILE, TABLE, VALUES, Schema
 from cardlab.sim.tally import TallyLayout
 
 MAXP = 6            # seats (the rules allow 2-6 players)
@@ -47,50 +52,6 @@ def mask_cards(m: int) -> list[int]:
     return [c for c in range(NCMAX) if (int(m) >> c) & 1]
 
 
-S_RNG = 0    # st[0:4]: the xoshiro256** state (sim/rng.py)
-S_RULES = 4  # the rule vector, copied in once per batch: st[R_X] is knob X
-# integer knobs; R_RESH_N: cards drawn after the two-action reshuffle (reshuffle_draw),
-# R_RESH_ANY: 1 if it is offered at any point of the turn, 0 at the turn's start only
-# (reshuffle_at), R_SWAP_MATCH: 1 if a SWAP gives as many cards as it takes (swap_give),
-# R_SPLIT_MIN: 1 if the even split of a tower below min_tower pays 0 (split_min_tower)
-(R_PLAYERS, R_NB, R_N1, R_N12, R_TARGET, R_HAND, R_MIN_TOWER, R_MAX_ROUNDS,
- R_BLOCKMASK, R_RESH_N, R_RESH_ANY, R_SWAP_MATCH, R_SPLIT_MIN) = range(S_RULES, S_RULES + 13)
-# float knobs (float64 bits)
-(R_BASE, R_AH, R_AU, R_ANYF, R_RISK_STYLE, R_PUSH_STYLE, R_ADJ_RISK,
- R_REM_RISK) = range(S_RULES + 13, S_RULES + 21)
-R_D = S_RULES + 21          # [3] placement difficulty of a 1-, 2-, 3-point block
-R_S = R_D + 3               # [3] instability share of a 1-, 2-, 3-point block
-R_SKILL = R_S + 3           # [MAXP] skill per seat
-N_RULES = R_SKILL + MAXP - S_RULES
-FLOAT_RULES = tuple(range(R_BASE, R_SKILL + MAXP))
-
-# zones (and the counters the snapshot needs)
-S_TURN = S_RULES + N_RULES  # turns begun in the game
-S_ROUND = S_TURN + 1        # round index (0-based)
-S_START = S_TURN + 2        # seat holding the start card this round
-S_DIR = S_TURN + 3          # this round's direction: +1 or -1
-S_CUR = S_TURN + 4          # the seat to move
-S_PREV = S_TURN + 5         # the seat that played the preceding turn of this round (-1: none)
-S_DRAW_N = S_TURN + 6
-S_PILE_N = S_TURN + 7       # = tower height h
-S_USED = S_TURN + 8         # mask: action cards played this round
-S_U = S_TURN + 9            # float: instability u
-S_HANDS = S_TURN + 10       # [MAXP] masks
-S_WON = S_HANDS + MAXP      # [MAXP] masks: point cards taken this round
-S_SCORES = S_WON + MAXP     # [MAXP] points
-S_DRAW = S_SCORES + MAXP    # [NCMAX] draw pile, top = last
-S_PILE = S_DRAW + NCMAX     # [MAXB] point pile = tower, bottom first
-S_SHARE = S_PILE + MAXB     # [MAXB] floats: instability share of each standing block
-ZONES_END = S_SHARE + MAXB
-# per-game bookkeeping (cleared at the start of every game)
-S_EVERH = ZONES_END         # [MAXP] masks: cards the seat ever held
-S_EVERP = S_EVERH + MAXP    # [MAXP] masks: cards the seat ever played
-S_HELD = S_EVERP + MAXP     # [MAXP][NT] card-power bits (filled from the masks at the end)
-S_PLAYED = S_HELD + MAXP * NT
-S_SCORE = S_PLAYED + MAXP * NT  # [MAXP] final points per seat
-S_EVC = S_SCORE + MAXP      # [N_EV] event counts this game
-# (S_NEV and the per-turn flags follow the event counts, below)
-
 EVENT_NAMES = ("round", "deal", "draw", "reshuffle", "place", "collapse", "split", "adjust",
                "anywhere", "remove", "swap", "turn", "fall_place", "fall_adjust",
                "fall_remove") + tuple(f"collapse_h{h}" for h in range(1, MAXB + 1))
@@ -98,21 +59,77 @@ EVENT_NAMES = ("round", "deal", "draw", "reshuffle", "place", "collapse", "split
  EV_ANYWHERE, EV_REMOVE, EV_SWAP, EV_TURN, EV_FALL_PLACE, EV_FALL_ADJUST,
  EV_FALL_REMOVE) = range(15)
 EV_H1 = 15                  # EV_H1 + h - 1: a collapse with h blocks standing (count only)
-N_EV = len(EVENT_NAMES)
 TRACED = 11                 # event kinds below this are written to a trace; the rest are counts only
 
-S_NEV = S_EVC + N_EV        # events written to the trace buffer
-S_ANY = S_NEV + 1           # 1 while ANYWHERE is in force this turn
-S_RECV = S_NEV + 2          # mask: cards received in this turn's SWAP
-S_HZ_KEY = S_NEV + 3        # hazard cache (moves.hazard): h | points << 8 | seat << 16 ...
-S_HZ_U = S_NEV + 4          # ... and the bits of u it was computed at ...
-S_HZ_VAL = S_NEV + 5        # ... and exp(a_h*(h-1) + a_u*u + d_b - skill) (float)
-S_RESH = S_NEV + 6          # 1 once the two-action reshuffle was used this turn
-S_SIZE = S_NEV + 7
+END_NAMES = ("target", "cap")
+END_TARGET, END_CAP = range(2)
+
+# ---------------------------------------------------------------- the state
+# The four decisions of a turn, in the order a turn meets them (see kernel.py):
+#   reshuffle  (use, 0, 0, 0): 1 to shuffle the hand into the draw pile and draw three
+#              new cards, 0 not (offered, once a turn, while the hand holds two action
+#              cards and the draw pile is not empty, before the block is placed);
+#   action     (kind, a, b, c): the turn's action card, or none (asked every turn);
+#   second     (kind, a, b, c): an action card just received in this turn's SWAP;
+#   block      (card, style, 0, 0): the block card and the placement style.
+S = Schema("block_tower", maxp=MAXP, n_types=NT, events=EVENT_NAMES, ends=END_NAMES,
+           decisions=(("reshuffle", "use"), ("action", "kind,a,b,c"),
+                      ("second", "kind,a,b,c"), ("block", "card,style")))
+# integer knobs; resh_n: cards drawn after the two-action reshuffle (reshuffle_draw),
+# resh_any: 1 if it is offered at any point of the turn, 0 at the turn's start only
+# (reshuffle_at), swap_match: 1 if a SWAP gives as many cards as it takes (swap_give),
+# split_min: 1 if the even split of a tower below min_tower pays 0 (split_min_tower);
+# then the float knobs (float64 bits): the collapse model, the placement difficulty d1..d3
+# and instability share s1..s3 of a 1-, 2-, 3-point block, the skill of every seat
+R = S.rules("players", "nb", "n1", "n12", "target", "hand", "min_tower", "max_rounds",
+            "blockmask", "resh_n", "resh_any", "swap_match", "split_min",
+            "base", "ah", "au", "anyf", "risk_style", "push_style", "adj_risk", "rem_risk",
+            "d1", "d2", "d3", "s1", "s2", "s3", *(f"skill{s}" for s in range(MAXP)))
+S.counter("turn", "turns begun in the game")
+S.counter("round", "the round (0-based)")
+S.counter("start", "the seat holding the start card this round")
+S.counter("dir", "this round's direction: +1 or -1")
+S.counter("cur", "the seat whose turn it is")
+S.counter("prev", "the seat that played the preceding turn of this round (-1: none)")
+S.counter("draw_n", "cards in the draw pile")
+S.counter("pile_n", "cards on the point pile (= blocks in the tower, h)")
+S.zone("used", 1, "the action cards played this round (a bit mask)", encoding=TABLE)
+S.counter("u", "the instability u (float64 bits)")
+S.zone("hands", 1, "the seat's hand (a bit mask)", owner=True, visible=OWNER, encoding=TABLE)
+S.zone("won", 1, "the point cards the seat took this round (a bit mask)", owner=True,
+       encoding=TABLE)
+S.seats("scores", "the seat's points")
+S.zone("draw", NCMAX, "the draw pile, top = last", visible=NOBODY, encoding=PILE, count="draw_n")
+S.zone("pile", MAXB, "the point pile, bottom first (its blocks are the tower)", encoding=PILE,
+       count="pile_n")
+S.zone("share", MAXB, "the instability share of each standing block, bottom first (float64 "
+       "bits; blocks, not cards)", encoding=VALUES)
+S.end_zones()
+S.book("everh", 1, "the cards the seat ever held (a bit mask; card power)", owner=True)
+S.book("everp", 1, "the cards the seat ever played (a bit mask; card power)", owner=True)
+S.book("any", 1, "1 while ANYWHERE is in force this turn")
+S.book("recv", 1, "the cards received in this turn's SWAP (a bit mask)")
+S.book("resh", 1, "1 once the two-action reshuffle was used this turn")
+S.book("acted", 1, "action cards played this turn (0, 1, 2): the draws after the block, and "
+       "whether the turn is past its action card")
+S.book("hz_key", 1, "hazard cache (moves.hazard): h | points << 8 | seat << 16 ...")
+S.book("hz_u", 1, "... the bits of u it was computed at ...")
+S.book("hz_val", 1, "... and exp(a_h*(h-1) + a_u*u + d_b - skill) (float64 bits)")
+# legal() lists every (card, style) of the block decision: the worst case (a hand of all
+# 30 blocks, 1001 styles) is far more than the action decision's (no action, 2001 ADJUST
+# shares, ANYWHERE, REMOVE, and SWAP: 5 targets x 33 x 32 ordered pairs of cards to give)
+MAXACT = MAXB * (STYLE_ONE + 1)
+assert MAXACT >= 1 + (2 * SHARE_ONE + 1) + 2 + (MAXP - 1) * (NCMAX - 1) * (NCMAX - 2)
+S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
+S.seal(globals())
+# the per-block-value and per-seat knobs are read as R_D + points - 1, R_S + points - 1
+# and R_SKILL + seat: rule slots declared in a row
+R_D, R_S, R_SKILL = R.d1, R.s1, R.skill0
+assert (R.d2, R.d3, R.s2, R.s3) == (R_D + 1, R_D + 2, R_S + 1, R_S + 2)
+assert all(getattr(R, f"skill{s}") == R_SKILL + s for s in range(MAXP))
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
-# row of EVW numbers, then the snapshot st[:ZONES_END] after it
-EVW = 9  # event row: kind, player (-1 chance), turn, a, b, c, d, e, f
-TRACE_ROW = EVW + ZONES_END
+# row of EVW numbers (kind, player (-1 chance), turn, a, b, c, d, e, f), then the snapshot
+# st[:ZONES_END] after it
 
 # strategy answers for the action step, as (kind, a, b, c):
 #   (NO_ACTION, 0, 0, 0)
@@ -123,8 +140,5 @@ TRACE_ROW = EVW + ZONES_END
 NO_ACTION = -1
 # collapse causes (field "during" of a collapse event)
 DURING = ("place", "adjust", "remove")
-
-END_NAMES = ("target", "cap")
-END_TARGET, END_CAP = range(2)
 
 TALLY = TallyLayout(maxp=MAXP, n_types=NT, n_end=len(END_NAMES), n_events=N_EV)

@@ -3,8 +3,9 @@
 Reading order follows the rules page: events, the collapse model (hazards and the fall
 draw), cards moving (deal, draw, the two-action reshuffle), the round's start and its
 two ends (collapse, even split), then the block placement and the four action cards,
-and the legality checks the kernel applies to every strategy answer.  Strategies read
-the state through the measures at the top; only the kernel changes it.
+the legality checks the kernel applies to every strategy answer, and ``legal``, which
+lists every legal answer of the pending decision.  Strategies read the state through
+the measures at the top; only the kernel changes it.
 """
 import math
 
@@ -28,7 +29,10 @@ from cardlab.sim.block_tower.layout import (
     EV_ROUND,
     EV_SPLIT,
     EV_SWAP,
-    EVW,
+    D_ACTION,
+    D_BLOCK,
+    D_RESHUFFLE,
+    D_SECOND,
     NO_ACTION,
     R_ADJ_RISK,
     R_AH,
@@ -52,6 +56,8 @@ from cardlab.sim.block_tower.layout import (
     R_SPLIT_MIN,
     R_SWAP_MATCH,
     REMOVE,
+    S_ACTOR,
+    S_ACTS,
     S_ANY,
     S_DIR,
     S_DRAW,
@@ -64,6 +70,7 @@ from cardlab.sim.block_tower.layout import (
     S_HZ_U,
     S_HZ_VAL,
     S_NEV,
+    S_PHASE,
     S_PILE,
     S_PILE_N,
     S_PREV,
@@ -81,10 +88,9 @@ from cardlab.sim.block_tower.layout import (
     SHARE_ONE,
     STYLE_ONE,
     SWAP,
-    TRACE_ROW,
     ZONES_END,
 )
-from cardlab.sim.events import event_row, snapshot
+from cardlab.sim.events import write_event
 from cardlab.sim.jit import helper
 from cardlab.sim.rng import below, shuffle, uniform
 
@@ -193,31 +199,22 @@ def nano(hz):
     return np.int64(min(hz, 1e9) * 1e9 + 0.5)
 
 
-@helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
-def write_event(st, kind, player, a, b, c, d, e, f):
-    """Trace mode: write event row i and a snapshot of every zone after it."""
-    o = event_row(st, S_NEV, S_SIZE, TRACE_ROW)
-    if o < 0:
-        return
-    st[o] = kind
-    st[o + 1] = player
-    st[o + 2] = st[S_TURN]
-    st[o + 3] = a
-    st[o + 4] = b
-    st[o + 5] = c
-    st[o + 6] = d
-    st[o + 7] = e
-    st[o + 8] = f
-    snapshot(st, o + EVW, ZONES_END)
-
-
 @helper("boolean(ST, int64)")
 def count(st, kind):
     """Count an event; True in trace mode (st longer than S_SIZE), where the caller then
-    records it with write_event.  (Tiny, so the compiler pastes it into its callers: a
-    game counts ~100 events, and the trace check costs nothing on the fast path.)"""
+    records it with ``emit``.  (Tiny, so the compiler pastes it into its callers: a game
+    counts ~100 events, and the trace check and an event's fields cost nothing on the
+    fast path; one call per event to a counting and writing helper cost ~20% of the
+    games' speed, and pasting such a helper at every event ~1 s of compile time.)"""
     st[S_EVC + kind] += 1
     return st.shape[0] > S_SIZE
+
+
+@helper("void(ST, int64, int64, int64, int64, int64, int64, int64, int64)")
+def emit(st, kind, player, a, b, c, d, e, f):
+    """Trace mode: record a counted event (six fields of its own) with the turn, and the
+    snapshot of every zone after it, through the shared writer (sim/events.py)."""
+    write_event(st, S_NEV, S_SIZE, ZONES_END, kind, player, st[S_TURN], a, b, c, d, e, f)
 
 
 # ---------------------------------------------------------------- cards moving
@@ -242,7 +239,7 @@ def draw_one(st, me):
     st[S_DRAW_N] = n
     receive(st, me, c)
     if count(st, EV_DRAW):
-        write_event(st, EV_DRAW, me, c, 0, 0, 0, 0, 0)
+        emit(st, EV_DRAW, me, c, 0, 0, 0, 0, 0)
     return c
 
 
@@ -266,7 +263,7 @@ def reshuffle(st, me):
     st[S_RECV] = 0
     shuffle(st, S_DRAW, S_DRAW + n)
     if count(st, EV_RESHUFFLE):
-        write_event(st, EV_RESHUFFLE, me, k, 0, 0, 0, 0, 0)
+        emit(st, EV_RESHUFFLE, me, k, 0, 0, 0, 0, 0)
     for _ in range(st[R_RESH_N]):
         if draw_one(st, me) < 0:
             break
@@ -297,7 +294,7 @@ def new_round(st, r):
     shuffle(st, S_DRAW, S_DRAW + n)
     st[S_DRAW_N] = n
     if count(st, EV_ROUND):
-        write_event(st, EV_ROUND, -1, r % P, st[S_DIR], 0, 0, 0, 0)
+        emit(st, EV_ROUND, -1, r % P, st[S_DIR], 0, 0, 0, 0)
     s = st[S_START]
     d = st[S_DIR]
     hs = st[R_HAND]
@@ -311,7 +308,7 @@ def new_round(st, r):
             got |= np.int64(1) << c
         st[S_DRAW_N] = n
         if count(st, EV_DEAL):
-            write_event(st, EV_DEAL, -1, s, got, 0, 0, 0, 0)
+            emit(st, EV_DEAL, -1, s, got, 0, 0, 0, 0)
         s += d
         if s >= P:
             s -= P
@@ -342,7 +339,7 @@ def collapse(st, me, h, during):
     st[S_EVC + EV_FALL_PLACE + during] += 1
     st[S_EVC + EV_H1 + h - 1] += 1
     if count(st, EV_COLLAPSE):
-        write_event(st, EV_COLLAPSE, me, h, prev, pts, got, during, 0)
+        emit(st, EV_COLLAPSE, me, h, prev, pts, got, during, 0)
 
 
 @helper("void(ST, int64)")
@@ -359,7 +356,7 @@ def split(st, me):
     for s in range(P):
         st[S_SCORES + s] += each
     if count(st, EV_SPLIT):
-        write_event(st, EV_SPLIT, me, pts, each, st[S_PILE_N], 0, 0, 0)
+        emit(st, EV_SPLIT, me, pts, each, st[S_PILE_N], 0, 0, 0)
 
 
 # ---------------------------------------------------------------- block and actions
@@ -390,7 +387,7 @@ def place(st, me, c, x):
         f[S_SHARE + h] = sh
         f[S_U] += sh
     if count(st, EV_PLACE):
-        write_event(st, EV_PLACE, me, c, x, h, 1 if fell else 0, nano(hz), 0)
+        emit(st, EV_PLACE, me, c, x, h, 1 if fell else 0, nano(hz), 0)
     return fell
 
 
@@ -419,7 +416,7 @@ def adjust(st, me, new_share):
         f[S_U] += new - f[S_SHARE + h - 1]
         f[S_SHARE + h - 1] = new
     if count(st, EV_ADJUST):
-        write_event(st, EV_ADJUST, me, top, new_share, 1 if fell else 0, nano(hz), 0, 0)
+        emit(st, EV_ADJUST, me, top, new_share, 1 if fell else 0, nano(hz), 0, 0)
     return fell
 
 
@@ -430,7 +427,7 @@ def anywhere(st, me):
     use_action(st, me, ANYWHERE)
     st[S_ANY] = 1
     if count(st, EV_ANYWHERE):
-        write_event(st, EV_ANYWHERE, me, 0, 0, 0, 0, 0, 0)
+        emit(st, EV_ANYWHERE, me, 0, 0, 0, 0, 0, 0)
 
 
 @helper("boolean(ST, int64)")
@@ -456,7 +453,7 @@ def remove(st, me):
         st[S_DRAW] = top
         st[S_DRAW_N] = n + 1
     if count(st, EV_REMOVE):
-        write_event(st, EV_REMOVE, me, top, 1 if fell else 0, nano(hz), 0, 0, 0)
+        emit(st, EV_REMOVE, me, top, 1 if fell else 0, nano(hz), 0, 0, 0)
     return fell
 
 
@@ -506,7 +503,7 @@ def swap(st, me, target, g1, g2):
     st[S_EVERH + target] |= give
     st[S_RECV] = took
     if count(st, EV_SWAP):
-        write_event(st, EV_SWAP, me, target, g1, g2, took, 0, 0)
+        emit(st, EV_SWAP, me, target, g1, g2, took, 0, 0)
 
 
 # ---------------------------------------------------------------- legality
@@ -516,9 +513,11 @@ def swap(st, me, target, g1, g2):
 def action_legal(st, me, kind, a, b, c, second):
     """Whether (kind, a, b, c) is a legal action for seat me: the card in hand (for a
     second action: one received in this turn's SWAP); ADJUST and REMOVE need a block
-    standing; SWAP gives swap_size distinct cards of mine (at least 1) to another seat."""
+    standing; SWAP gives swap_size distinct cards of mine (at least 1) to another seat.
+    Numbers an action does not use must be 0: (NO_ACTION, 0, 0, 0), (ADJUST, share, 0,
+    0), (ANYWHERE, 0, 0, 0), (REMOVE, 0, 0, 0), so that legal() lists every answer."""
     if kind == NO_ACTION:
-        return True
+        return a == 0 and b == 0 and c == 0
     if kind < ADJUST or kind > SWAP:
         return False
     hand = st[S_HANDS + me]
@@ -527,11 +526,11 @@ def action_legal(st, me, kind, a, b, c, second):
     if second != 0 and (st[S_RECV] >> kind) & 1 == 0:
         return False
     if kind == ADJUST:
-        return st[S_PILE_N] >= 1 and 0 <= a <= 2 * SHARE_ONE
+        return st[S_PILE_N] >= 1 and 0 <= a <= 2 * SHARE_ONE and b == 0 and c == 0
     if kind == REMOVE:
-        return st[S_PILE_N] >= 1
+        return st[S_PILE_N] >= 1 and a == 0 and b == 0 and c == 0
     if kind == ANYWHERE:
-        return st[S_ANY] == 0
+        return st[S_ANY] == 0 and a == 0 and b == 0 and c == 0
     # SWAP
     P = st[R_PLAYERS]
     if second != 0 or not (0 <= a < P) or a == me:
@@ -556,3 +555,81 @@ def block_legal(st, me, c, x):
 def action_count(st, me):
     return popcount(st[S_HANDS + me] & ACT_MASK)
 
+
+# ---------------------------------------------------------------- every legal action
+
+
+@helper("int64(ST, int64, int64, int64, int64, int64)")
+def put_action(st, n, a, b, c, d):
+    """Write action n of the legal-action buffer; returns n + 1."""
+    o = S_ACTS + 4 * n
+    st[o] = a
+    st[o + 1] = b
+    st[o + 2] = c
+    st[o + 3] = d
+    return n + 1
+
+
+@helper("int64(ST, int64, int64, int64)")
+def list_action_cards(st, me, cards, second):
+    """Every legal answer of the action (second = 0) or second action (1) decision that
+    plays a card of ``cards``, after (NO_ACTION, 0, 0, 0): each ADJUST share 0..2000,
+    ANYWHERE, REMOVE, and (not as a second action) each SWAP target with each ordered
+    choice of the cards to give."""
+    n = put_action(st, 0, NO_ACTION, 0, 0, 0)
+    h = st[S_PILE_N]
+    if (cards >> ADJUST) & 1 and h >= 1:
+        for share in range(2 * SHARE_ONE + 1):
+            n = put_action(st, n, ADJUST, share, 0, 0)
+    if (cards >> ANYWHERE) & 1 and st[S_ANY] == 0:
+        n = put_action(st, n, ANYWHERE, 0, 0, 0)
+    if (cards >> REMOVE) & 1 and h >= 1:
+        n = put_action(st, n, REMOVE, 0, 0, 0)
+    if (cards >> SWAP) & 1 and second == 0:
+        rest = st[S_HANDS + me] & ~(np.int64(1) << SWAP)
+        for t in range(st[R_PLAYERS]):
+            if t == me:
+                continue
+            k = swap_size(st, me, t)
+            if k == 0:
+                continue
+            m1 = rest
+            while m1 != 0:
+                g1 = lowest(m1)
+                m1 &= m1 - 1
+                if k == 1:
+                    n = put_action(st, n, SWAP, t, g1, -1)
+                    continue
+                m2 = rest & ~(np.int64(1) << g1)
+                while m2 != 0:
+                    n = put_action(st, n, SWAP, t, g1, lowest(m2))
+                    m2 &= m2 - 1
+    return n
+
+
+@helper("int64(ST)")
+def legal(st):
+    """Every legal action of the pending decision, written to the buffer at S_ACTS (4
+    numbers each; the answer a strategy returns for it), and how many there are: the
+    reshuffle's no and yes, the action card's and the second action card's answers
+    (list_action_cards), every (block card, style 0..1000) of the block.  The kernel's
+    step accepts exactly these."""
+    ph = st[S_PHASE]
+    me = st[S_ACTOR]
+    hand = st[S_HANDS + me]
+    if ph == D_RESHUFFLE:
+        put_action(st, 0, 0, 0, 0, 0)
+        return put_action(st, 1, 1, 0, 0, 0)
+    if ph == D_ACTION:
+        return list_action_cards(st, me, hand & ACT_MASK, 0)
+    if ph == D_SECOND:
+        return list_action_cards(st, me, st[S_RECV] & hand & ACT_MASK, 1)
+    n = 0
+    if ph == D_BLOCK:
+        blocks = hand & st[R_BLOCKMASK]
+        while blocks != 0:
+            c = lowest(blocks)
+            blocks &= blocks - 1
+            for x in range(STYLE_ONE + 1):
+                n = put_action(st, n, c, x, 0, 0)
+    return n
