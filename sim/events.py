@@ -31,24 +31,3 @@ def write_event(st, s_nev, s_size, zones_end, kind, player, turn, a, b, c, d, e,
     for z in range(zones_end):  # the snapshot: every zone after the event
         st[o + 9 + z] = st[z]
 
-
-# ---------------------------------------------------------------- until every game is on the engine
-
-
-@helper("int64(ST, int64, int64, int64)")
-def event_row(st, s_nev, s_size, trace_row):
-    """Count one more event in st[s_nev] and return the offset of its row, or -1 when the
-    buffer is full (the caller sees more events than room and replays bigger)."""
-    i = st[s_nev]
-    st[s_nev] = i + 1
-    o = s_size + i * trace_row
-    if o + trace_row > st.shape[0]:
-        return -1
-    return o
-
-
-@helper("void(ST, int64, int64)")
-def snapshot(st, o, zones_end):
-    """Copy every zone, st[:zones_end], to st[o:]."""
-    for z in range(zones_end):
-        st[o + z] = st[z]

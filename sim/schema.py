@@ -52,6 +52,7 @@ NOBODY = "nobody"    # no seat (a draw pile's order, face-down cards)
 PILE = "pile"        # card codes st[o], st[o+1], ... ; how many: the counter named ``count``
 COUNTS = "counts"    # st[o + t]: how many cards of type t
 SLOTS = "slots"      # a card code per slot, -1 for an empty slot
+MASK = "mask"        # one word per block, bit c set when card c is there (c < 63)
 TABLE = "table"      # game-specific rows (a tower of floors); the game decodes it
 VALUES = "values"    # numbers that are not cards (block heights, caches)
 
@@ -301,8 +302,8 @@ class Schema:
 
     def cards(self, st: np.ndarray, name: str, seat: int | None = None,
               card_type: Callable[[int], int] | None = None) -> list[int]:
-        """The card codes in a PILE, COUNTS or SLOTS zone (COUNTS: each type repeated by
-        its count).  TABLE zones are game-specific: the game's ``zone_cards`` reads them."""
+        """The card codes in a PILE, COUNTS, SLOTS or MASK zone (COUNTS: each type repeated
+        by its count; MASK: the set bits).  TABLE zones are game-specific: the game's ``zone_cards`` reads them."""
         p = self.parts[name]
         if p.encoding == PILE:
             return [int(c) for c in self.read(st, name, seat)]
@@ -311,6 +312,9 @@ class Schema:
             return [t for t in range(p.size) for _ in range(int(w[t]))]
         if p.encoding == SLOTS:
             return [int(c) for c in st[p.block(seat)] if c >= 0]
+        if p.encoding == MASK:
+            return [c for w, word in enumerate(st[p.block(seat)]) for c in range(63 * w, 63 * w + 63)
+                    if (int(word) >> (c - 63 * w)) & 1]
         raise ValueError(f"{self.game}: zone '{name}' is a {p.encoding} zone: the game decodes it")
 
     def zone_parts(self) -> list[Part]:

@@ -17,7 +17,6 @@ from cardlab.sim.block_tower import layout as L
 from cardlab.sim.errors import InputError
 from cardlab.sim.game import Game
 from cardlab.sim.knobs import Knob
-from cardlab.sim.schema import TABLE
 
 
 def f2i(x: float) -> int:
@@ -153,12 +152,9 @@ class BlockTower(Game):
 
     # ------------------------------------------------------------ zones and traces
     def zone_cards(self, st: np.ndarray, name: str, seat: int | None = None) -> list[int]:
-        """The card ids in zone ``name`` of a state (seat's, for a per-seat zone): the
-        piles through the schema, the bit-mask zones (``TABLE``: hands, won, used) bit
-        by bit.  The ``share`` zone holds blocks' numbers, not cards (``VALUES``)."""
-        part = L.S.parts[name]
-        if part.encoding == TABLE:
-            return L.mask_cards(int(st[part.block(seat)][0]))
+        """The card ids in zone ``name`` of a state (seat's, for a per-seat zone), through
+        the schema (piles, and the bit-mask zones: hands, won, used).  The ``share`` zone
+        holds blocks' numbers, not cards (``VALUES``)."""
         return L.S.cards(st, name, seat)
 
     def zones(self, snap: np.ndarray, players: int) -> dict:

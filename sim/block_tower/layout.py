@@ -9,9 +9,8 @@ Cards.  Block cards are ids ``0 .. n_blocks - 1`` (codes ``B01``, ``B02``, ...);
 points follow from ``points_split`` in order (the first ``n1`` blocks are worth 1, the
 next ``n2`` 2, the rest 3).  The four action cards have fixed ids 30..33 (``ADJUST``,
 ``ANYWHERE``, ``REMOVE``, ``SWAP``), so every card is one bit of an int64: hands, the
-per-seat ``won`` piles and the used action cards are bit masks (declared ``TABLE``
-zones of one word, bit c set = card c is there; ``BlockTower.zone_cards`` decodes
-them).  The draw pile and the point pile are ordered piles (draw pile: top = last;
+per-seat ``won`` piles and the used action cards are bit masks (``MASK`` zones of one
+word, bit c set = card c is there, decoded by the schema).  The draw pile and the point pile are ordered piles (draw pile: top = last;
 point pile: bottom block first).
 
 Blocks are not cards.  The tower is the point pile read as blocks: a block's card lies
@@ -25,7 +24,7 @@ standing block's instability share) are stored exactly as the IEEE-754 bits of a
 float64 in an int64 slot: ``st.view(np.float64)[X]`` reads slot X as that float.
 """
 
-from cardlab.sim.schema import NOBODY, OWNER, PILE, TABLE, VALUES, Schema
+from cardlab.sim.schema import MASK, NOBODY, OWNER, PILE, VALUES, Schema
 from cardlab.sim.tally import TallyLayout
 
 MAXP = 6            # seats (the rules allow 2-6 players)
@@ -93,11 +92,11 @@ S.counter("cur", "the seat whose turn it is")
 S.counter("prev", "the seat that played the preceding turn of this round (-1: none)")
 S.counter("draw_n", "cards in the draw pile")
 S.counter("pile_n", "cards on the point pile (= blocks in the tower, h)")
-S.zone("used", 1, "the action cards played this round (a bit mask)", encoding=TABLE)
+S.zone("used", 1, "the action cards played this round (a bit mask)", encoding=MASK)
 S.counter("u", "the instability u (float64 bits)")
-S.zone("hands", 1, "the seat's hand (a bit mask)", owner=True, visible=OWNER, encoding=TABLE)
+S.zone("hands", 1, "the seat's hand (a bit mask)", owner=True, visible=OWNER, encoding=MASK)
 S.zone("won", 1, "the point cards the seat took this round (a bit mask)", owner=True,
-       encoding=TABLE)
+       encoding=MASK)
 S.seats("scores", "the seat's points")
 S.zone("draw", NCMAX, "the draw pile, top = last", visible=NOBODY, encoding=PILE, count="draw_n")
 S.zone("pile", MAXB, "the point pile, bottom first (its blocks are the tower)", encoding=PILE,
