@@ -25,18 +25,11 @@ class Game:
     id: str = ""
     title: str = ""
     min_players: int = 2
-    max_players: int = 4
     default_players: int = 2
     length_unit: str = "turns"
     knobs: tuple[Knob, ...] = ()
-    end_names: tuple[str, ...] = ()
-    event_names: tuple[str, ...] = ()
-    tally: TallyLayout
-    kernel_module: str = ""      # module with the compiled run_games
-    layout: Any = None           # the game's layout module (state offsets, events)
-    strategy_module: str = ""    # module with STRATEGIES
+    layout: Any = None           # the game's layout module: its schema ``S`` and constants
     default_strategy: str = "reference"
-    row_width: int = 0           # per-game row width (length, unfinished, mask, scores...)
     score_name: str = "score"    # what the per-seat score of a game is
     # helpers a second process compiles on a cold start, those the kernel reaches last
     # first ("module:function"; see sim/precompile.py)
@@ -54,6 +47,37 @@ class Game:
     # how many of event_names (from the start) the report's events table lists; the rest are
     # counters shown elsewhere (None: all)
     report_events: int | None = None
+
+    # ------------------------------------------------------------ from the schema
+    @property
+    def max_players(self) -> int:
+        return self.layout.S.maxp
+
+    @property
+    def end_names(self) -> tuple[str, ...]:
+        return self.layout.S.ends
+
+    @property
+    def event_names(self) -> tuple[str, ...]:
+        return self.layout.S.events
+
+    @property
+    def tally(self) -> TallyLayout:
+        S = self.layout.S
+        return TallyLayout(maxp=S.maxp, n_types=S.n_types, n_end=len(S.ends), n_events=len(S.events))
+
+    @property
+    def row_width(self) -> int:
+        """A per-game row: length, unfinished, winner mask, then a score per seat."""
+        return 3 + self.layout.S.maxp
+
+    @property
+    def kernel_module(self) -> str:
+        return f"cardlab.sim.{self.id}.kernel"
+
+    @property
+    def strategy_module(self) -> str:
+        return f"cardlab.strategies.{self.id}"
 
     # ------------------------------------------------------------ knobs and players
     def resolve_rules(self, overrides: dict[str, Any] | None, players: int) -> dict[str, Any]:

@@ -28,16 +28,9 @@ class BlockTower(Game):
     id = "block_tower"
     title = "Block Tower: stack blocks with cards; make the next player topple the tower"
     min_players = 2
-    max_players = L.MAXP
     default_players = 4
     length_unit = "rounds"
-    end_names = L.END_NAMES
-    event_names = L.EVENT_NAMES
-    tally = L.TALLY
-    kernel_module = "cardlab.sim.block_tower.kernel"
-    layout = L
-    strategy_module = "cardlab.strategies.block_tower"
-    row_width = 3 + L.MAXP
+    layout = L          # the schema: seats, events, ends, tally and the modules follow from it
     score_name = "points"
     seat0_role = "the start player of round 0; the start card passes every round"
     # `tower` lists blocks (whose cards lie in the point pile), not cards

@@ -25,7 +25,6 @@ float64 in an int64 slot: ``st.view(np.float64)[X]`` reads slot X as that float.
 """
 
 from cardlab.sim.schema import MASK, NOBODY, OWNER, PILE, VALUES, Schema
-from cardlab.sim.tally import TallyLayout
 
 MAXP = 6            # seats (the rules allow 2-6 players)
 MAXB = 30           # block cards at most (points_split may describe up to 30 blocks)
@@ -140,4 +139,3 @@ NO_ACTION = -1
 # collapse causes (field "during" of a collapse event)
 DURING = ("place", "adjust", "remove")
 
-TALLY = TallyLayout(maxp=MAXP, n_types=NT, n_end=len(END_NAMES), n_events=N_EV)

@@ -29,16 +29,9 @@ class FiveTowers(Game):
     id = "five_towers"
     title = "5 Towers: bid for offer cards, build five descending towers"
     min_players = 2
-    max_players = L.MAXP
     default_players = 3
     length_unit = "rounds"
-    end_names = L.END_NAMES
-    event_names = L.EVENT_NAMES
-    tally = L.TALLY
-    kernel_module = "cardlab.sim.five_towers.kernel"
-    layout = L
-    strategy_module = "cardlab.strategies.five_towers"
-    row_width = 3 + L.MAXP
+    layout = L          # the schema: seats, events, ends, tally and the modules follow from it
     score_name = "points"
     seat0_role = "the start player of the first round"
     precompile = ("cardlab.sim.record:record_game", "cardlab.strategies.five_towers:random_build",

@@ -12,7 +12,6 @@ copy 1 only for the 4–5 player extra cards), so ``value = c & 15`` and
 ``kind = (c >> 4) & 7``.  A tower is stored bottom first.
 """
 from cardlab.sim.schema import NOBODY, PILE, SLOTS, TABLE, VALUES, Schema
-from cardlab.sim.tally import TallyLayout
 
 MAXP = 5             # seats
 NK = 5               # tower kinds
@@ -104,4 +103,3 @@ S.seal(globals())
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
 # row of EVW numbers, then the snapshot st[:ZONES_END] after it
 
-TALLY = TallyLayout(maxp=MAXP, n_types=NT, n_end=len(END_NAMES), n_events=N_EV)

@@ -24,16 +24,9 @@ class Skyscraper(Game):
     id = "skyscraper"
     title = "Skyscraper: build five floors of two cards summing to 9"
     min_players = 1
-    max_players = L.MAXP
     default_players = 2
     length_unit = "turns"
-    end_names = L.END_NAMES
-    event_names = L.EVENT_NAMES
-    tally = L.TALLY
-    kernel_module = "cardlab.sim.skyscraper.kernel"
-    layout = L
-    strategy_module = "cardlab.strategies.skyscraper"
-    row_width = 3 + L.MAXP
+    layout = L          # the schema: seats, events, ends, tally and the modules follow from it
     score_name = "floors"
     precompile = ("cardlab.sim.record:record_game", "cardlab.sim.skyscraper.moves:apply_action",
                   "cardlab.strategies.skyscraper:defensive", "cardlab.strategies.skyscraper:aggressive",

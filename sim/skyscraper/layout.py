@@ -7,7 +7,6 @@ takes just ``st`` (array arguments are costly in numba calls), and a trace snaps
 is simply ``st[:ZONES_END]``.
 """
 from cardlab.sim.schema import COUNTS, NOBODY, OWNER, PILE, TABLE, Schema
-from cardlab.sim.tally import TallyLayout
 
 MAXP = 4            # seats
 FLOOR_LIMIT = 15    # the largest allowed floor_max
@@ -80,5 +79,4 @@ R_SPECIAL_COUNTS = (R_JOKERS, R_DOGS, R_BONES, R_HAMMERS, R_BALLS, R_SHAKES, R_T
 # A_STEAL: a = target seat, b = index of the card taken from its top floor, c = card played
 # A_BONE, A_HAM, A_BALL, A_THIEF: a = target seat;  A_DISCARD (solo): a = card type
 
-TALLY = TallyLayout(maxp=MAXP, n_types=NT, n_end=len(END_NAMES), n_events=N_EV)
 

@@ -20,16 +20,9 @@ class Smokestack(Game):
     id = "smokestack"
     title = "Smokestack: collect chimneys of four cards of a suit"
     min_players = 2
-    max_players = L.MAXP
     default_players = 4
     length_unit = "turns"
-    end_names = L.END_NAMES
-    event_names = L.EVENT_NAMES
-    tally = L.TALLY
-    kernel_module = "cardlab.sim.smokestack.kernel"
-    layout = L
-    strategy_module = "cardlab.strategies.smokestack"
-    row_width = 3 + L.MAXP
+    layout = L          # the schema: seats, events, ends, tally and the modules follow from it
     score_name = "chimneys"
     seat0_role = "the dealer, who moves last; seat 1 moves first"
     precompile = ("cardlab.sim.record:record_game", "cardlab.sim.smokestack.moves:stall",

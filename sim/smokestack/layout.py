@@ -13,7 +13,6 @@ layout slot (only a short last deal leaves one).
 import numpy as np
 
 from cardlab.sim.schema import NOBODY, PILE, SLOTS, TABLE, Schema
-from cardlab.sim.tally import TallyLayout
 
 MAXP = 8            # seats
 MAXL = 8            # layouts per seat (the largest allowed max_layouts)
@@ -101,4 +100,3 @@ S.seal(globals())
 # a swap decision's kind: (A_SWAP, layout, slot, center slot) or (A_PASS, 0, 0, 0)
 A_PASS, A_SWAP = range(2)
 
-TALLY = TallyLayout(maxp=MAXP, n_types=NT, n_end=len(END_NAMES), n_events=N_EV)

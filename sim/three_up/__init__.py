@@ -25,16 +25,9 @@ class ThreeUp(Game):
     id = "three_up"
     title = "3UP 3DOWN: shed hand, up and blind down cards onto an equal-or-higher pile"
     min_players = 2
-    max_players = L.MAXP
     default_players = 4
     length_unit = "turns"
-    end_names = L.END_NAMES
-    event_names = L.EVENT_NAMES
-    tally = L.TALLY
-    kernel_module = "cardlab.sim.three_up.kernel"
-    layout = L
-    strategy_module = "cardlab.strategies.three_up"
-    row_width = 3 + L.MAXP
+    layout = L          # the schema: seats, events, ends, tally and the modules follow from it
     score_name = "cards_left"
     seat0_role = "the first player"
     precompile = ("cardlab.sim.record:record_game", "cardlab.sim.three_up.moves:discard",

@@ -29,7 +29,6 @@ numbers (the fields a decision does not name are 0):
 from __future__ import annotations
 
 from cardlab.sim.schema import NOBODY, OWNER, PILE, TABLE, VALUES, Schema
-from cardlab.sim.tally import TallyLayout
 
 MAXP = 6            # seats
 MAXC = 128          # cards in the deck at most
@@ -167,4 +166,3 @@ R_TYPE = R_TYPE0  # noqa: F821 - st[R_TYPE + id]: the card type of card id (MAXC
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
 # row of EVW numbers, then the snapshot st[:ZONES_END] after it
 
-TALLY = TallyLayout(maxp=MAXP, n_types=NT, n_end=len(END_NAMES), n_events=N_EV)
