@@ -25,9 +25,22 @@ its cell contents, and a dispatcher pickles with a per-process id), and
 import numpy as np
 from numba import njit
 
+from cardlab.sim.jit import helper
 from cardlab.sim.record import record_game
 from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
+
+
+@helper("int64(ST, int64, int64, int64, int64, int64, int64)")
+def put_action(st, s_acts, n, kind, a, b, c):
+    """Write action n (four numbers) of a game's legal-action buffer at ``s_acts``;
+    returns n + 1 (how a game's ``legal`` lists the pending decision's actions)."""
+    o = s_acts + 4 * n
+    st[o] = kind
+    st[o + 1] = a
+    st[o + 2] = b
+    st[o + 3] = c
+    return n + 1
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -91,6 +91,7 @@ from cardlab.sim.block_tower.layout import (
     ZONES_END,
 )
 from cardlab.sim.events import write_event
+from cardlab.sim.engine import put_action
 from cardlab.sim.jit import helper
 from cardlab.sim.rng import below, shuffle, uniform
 
@@ -559,32 +560,21 @@ def action_count(st, me):
 # ---------------------------------------------------------------- every legal action
 
 
-@helper("int64(ST, int64, int64, int64, int64, int64)")
-def put_action(st, n, a, b, c, d):
-    """Write action n of the legal-action buffer; returns n + 1."""
-    o = S_ACTS + 4 * n
-    st[o] = a
-    st[o + 1] = b
-    st[o + 2] = c
-    st[o + 3] = d
-    return n + 1
-
-
 @helper("int64(ST, int64, int64, int64)")
 def list_action_cards(st, me, cards, second):
     """Every legal answer of the action (second = 0) or second action (1) decision that
     plays a card of ``cards``, after (NO_ACTION, 0, 0, 0): each ADJUST share 0..2000,
     ANYWHERE, REMOVE, and (not as a second action) each SWAP target with each ordered
     choice of the cards to give."""
-    n = put_action(st, 0, NO_ACTION, 0, 0, 0)
+    n = put_action(st, S_ACTS, 0, NO_ACTION, 0, 0, 0)
     h = st[S_PILE_N]
     if (cards >> ADJUST) & 1 and h >= 1:
         for share in range(2 * SHARE_ONE + 1):
-            n = put_action(st, n, ADJUST, share, 0, 0)
+            n = put_action(st, S_ACTS, n, ADJUST, share, 0, 0)
     if (cards >> ANYWHERE) & 1 and st[S_ANY] == 0:
-        n = put_action(st, n, ANYWHERE, 0, 0, 0)
+        n = put_action(st, S_ACTS, n, ANYWHERE, 0, 0, 0)
     if (cards >> REMOVE) & 1 and h >= 1:
-        n = put_action(st, n, REMOVE, 0, 0, 0)
+        n = put_action(st, S_ACTS, n, REMOVE, 0, 0, 0)
     if (cards >> SWAP) & 1 and second == 0:
         rest = st[S_HANDS + me] & ~(np.int64(1) << SWAP)
         for t in range(st[R_PLAYERS]):
@@ -598,11 +588,11 @@ def list_action_cards(st, me, cards, second):
                 g1 = lowest(m1)
                 m1 &= m1 - 1
                 if k == 1:
-                    n = put_action(st, n, SWAP, t, g1, -1)
+                    n = put_action(st, S_ACTS, n, SWAP, t, g1, -1)
                     continue
                 m2 = rest & ~(np.int64(1) << g1)
                 while m2 != 0:
-                    n = put_action(st, n, SWAP, t, g1, lowest(m2))
+                    n = put_action(st, S_ACTS, n, SWAP, t, g1, lowest(m2))
                     m2 &= m2 - 1
     return n
 
@@ -618,8 +608,8 @@ def legal(st):
     me = st[S_ACTOR]
     hand = st[S_HANDS + me]
     if ph == D_RESHUFFLE:
-        put_action(st, 0, 0, 0, 0, 0)
-        return put_action(st, 1, 1, 0, 0, 0)
+        put_action(st, S_ACTS, 0, 0, 0, 0, 0)
+        return put_action(st, S_ACTS, 1, 1, 0, 0, 0)
     if ph == D_ACTION:
         return list_action_cards(st, me, hand & ACT_MASK, 0)
     if ph == D_SECOND:
@@ -631,5 +621,5 @@ def legal(st):
             c = lowest(blocks)
             blocks &= blocks - 1
             for x in range(STYLE_ONE + 1):
-                n = put_action(st, n, c, x, 0, 0)
+                n = put_action(st, S_ACTS, n, c, x, 0, 0)
     return n

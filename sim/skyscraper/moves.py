@@ -5,6 +5,7 @@ towers, then legality and the effect of every action.  Strategies read the state
 through the small accessors at the top; only the kernel changes it.
 """
 from cardlab.sim.events import write_event
+from cardlab.sim.engine import put_action
 from cardlab.sim.jit import helper
 
 from cardlab.sim.rng import below, shuffle
@@ -246,16 +247,6 @@ def is_legal(st, me, kind, a, b, c):
     return False
 
 
-@helper("int64(ST, int64, int64, int64, int64, int64)")
-def _put(st, n, kind, a, b, c):
-    o = S_ACTS + 4 * n
-    st[o] = kind
-    st[o + 1] = a
-    st[o + 2] = b
-    st[o + 3] = c
-    return n + 1
-
-
 @helper("int64(ST, int64, boolean)")
 def legal_actions(st, me, both_orders):
     """Write every legal action except STOP into the action buffer; return how many.
@@ -269,27 +260,27 @@ def legal_actions(st, me, both_orders):
     n = 0
     for va in range(1, fmax + 1):  # builds: each value pair once, and each card + joker
         if va <= fsum - va:
-            n = _put(st, n, A_BUILD, F0 + va, F0 + fsum - va, 0)
+            n = put_action(st, S_ACTS, n, A_BUILD, F0 + va, F0 + fsum - va, 0)
         elif both_orders:
-            n = _put(st, n, A_BUILD, F0 + va, F0 + fsum - va, 0)
-        n = _put(st, n, A_BUILD, F0 + va, J, fsum - va)
-    n = _put(st, n, A_DOG, 0, 0, 0)
+            n = put_action(st, S_ACTS, n, A_BUILD, F0 + va, F0 + fsum - va, 0)
+        n = put_action(st, S_ACTS, n, A_BUILD, F0 + va, J, fsum - va)
+    n = put_action(st, S_ACTS, n, A_DOG, 0, 0, 0)
     for t in range(BONE, SUPER + 1):
-        n = _put(st, n, A_DISCARD, t, 0, 0)
+        n = put_action(st, S_ACTS, n, A_DISCARD, t, 0, 0)
     for d in range(1, P):
         o = (me + d) % P
         for k in range(2):
             if floors(st, o) > 0:
-                n = _put(st, n, A_STEAL, o, k, F0 + fsum - top_value(st, o, k))
+                n = put_action(st, S_ACTS, n, A_STEAL, o, k, F0 + fsum - top_value(st, o, k))
         for kind in range(A_BONE, A_THIEF + 1):  # bone, hammer, ball, thief
-            n = _put(st, n, kind, o, 0, 0)
+            n = put_action(st, S_ACTS, n, kind, o, 0, 0)
     for kind in range(A_SUPER, A_TRUCK + 1):  # super thief, milkshake, truck
-        n = _put(st, n, kind, 0, 0, 0)
+        n = put_action(st, S_ACTS, n, kind, 0, 0, 0)
     m = 0
     for i in range(n):
         o = S_ACTS + 4 * i
         if is_legal(st, me, st[o], st[o + 1], st[o + 2], st[o + 3]):
-            m = _put(st, m, st[o], st[o + 1], st[o + 2], st[o + 3])
+            m = put_action(st, S_ACTS, m, st[o], st[o + 1], st[o + 2], st[o + 3])
     return m
 
 
@@ -298,7 +289,7 @@ def legal(st):
     """The model's ``legal``: every legal action of the pending ``D_PLAY`` into the
     action buffer (4 numbers each, from ``S_ACTS``), stopping last; returns how many."""
     n = legal_actions(st, st[S_ACTOR], True)
-    _put(st, n, A_STOP, 0, 0, 0)
+    put_action(st, S_ACTS, n, A_STOP, 0, 0, 0)
     return n + 1
 
 

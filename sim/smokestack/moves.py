@@ -9,6 +9,7 @@ only the kernel changes it.
 import numpy as np
 
 from cardlab.sim.events import write_event
+from cardlab.sim.engine import put_action
 from cardlab.sim.jit import helper
 from cardlab.sim.rng import shuffle
 from cardlab.sim.smokestack.layout import (
@@ -168,16 +169,6 @@ def stall_legal(st, me, a, b):
     return 0 <= a < 4 and 0 <= b < 4 and a != b
 
 
-@helper("int64(ST, int64, int64, int64, int64, int64)")
-def _put(st, n, a, b, c, d):
-    o = S_ACTS + 4 * n
-    st[o] = a
-    st[o + 1] = b
-    st[o + 2] = c
-    st[o + 3] = d
-    return n + 1
-
-
 @helper("int64(ST)")
 def legal(st):
     """The model's ``legal``: every legal action of the pending decision into the action
@@ -189,25 +180,25 @@ def legal(st):
     ph = st[S_PHASE]
     n = 0
     if ph == D_SWEEP:
-        n = _put(st, n, 0, 0, 0, 0)
-        n = _put(st, n, 1, 0, 0, 0)
+        n = put_action(st, S_ACTS, n, 0, 0, 0, 0)
+        n = put_action(st, S_ACTS, n, 1, 0, 0, 0)
     elif ph == D_DOUBLE:
-        n = _put(st, n, -1, 0, 0, 0)
+        n = put_action(st, S_ACTS, n, -1, 0, 0, 0)
         for l in range(st[S_NLAY + me]):
             if double_legal(st, me, l):
-                n = _put(st, n, l, 0, 0, 0)
+                n = put_action(st, S_ACTS, n, l, 0, 0, 0)
     elif ph == D_SWAP:
         for l in range(st[S_NLAY + me]):
             for i in range(4):
                 if swap_legal(st, me, A_SWAP, l, i, 0):
                     for j in range(4):
-                        n = _put(st, n, A_SWAP, l, i, j)
-        n = _put(st, n, A_PASS, 0, 0, 0)
+                        n = put_action(st, S_ACTS, n, A_SWAP, l, i, j)
+        n = put_action(st, S_ACTS, n, A_PASS, 0, 0, 0)
     elif ph == D_STALL:
         for a in range(4):
             for b in range(4):
                 if a != b:
-                    n = _put(st, n, a, b, 0, 0)
+                    n = put_action(st, S_ACTS, n, a, b, 0, 0)
     return n
 
 

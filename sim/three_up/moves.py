@@ -11,6 +11,7 @@ layout.py); up cards are 3 slots plus counts per type (``S_UCNT``).  Legality an
 strategies read the counts only.
 """
 from cardlab.sim.events import write_event
+from cardlab.sim.engine import put_action
 from cardlab.sim.jit import helper
 from cardlab.sim.three_up.layout import (
     A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, D_UP, EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW, EV_PICKUP,
@@ -316,16 +317,6 @@ def is_legal(st, kind, a, b, c):
     return False
 
 
-@helper("int64(ST, int64, int64, int64, int64, int64)")
-def _put(st, n, kind, a, b, c):
-    o = S_ACTS + 4 * n
-    st[o] = kind
-    st[o + 1] = a
-    st[o + 2] = b
-    st[o + 3] = c
-    return n + 1
-
-
 @helper("int64(ST)")
 def legal(st):
     """The model's ``legal``: every legal action of the pending decision into the action
@@ -340,17 +331,17 @@ def legal(st):
         base = src_base(st, me)
         for t in range(first_legal(st), st[R_MAXN]):
             for k in range(1, st[base + t] + 1):
-                n = _put(st, n, A_PLAY, t, k, 0)
+                n = put_action(st, S_ACTS, n, A_PLAY, t, k, 0)
         for t in range(T_CLR, T_CLR2 + 1):
             if st[base + t] > 0:
-                n = _put(st, n, A_PLAY, t, 1, 0)
+                n = put_action(st, S_ACTS, n, A_PLAY, t, 1, 0)
         if discard_legal(st, me, A_PICKUP, 0, 0):
-            n = _put(st, n, A_PICKUP, 0, 0, 0)
+            n = put_action(st, S_ACTS, n, A_PICKUP, 0, 0, 0)
     elif phase == D_DRAW:
-        n = _put(st, n, 0, 0, 0, 0)
-        n = _put(st, n, 1, 0, 0, 0)
+        n = put_action(st, S_ACTS, n, 0, 0, 0, 0)
+        n = put_action(st, S_ACTS, n, 1, 0, 0, 0)
     elif phase == D_UP:
         for mask in range(1 << NDEAL):
             if up_legal(st, me, mask):
-                n = _put(st, n, mask, 0, 0, 0)
+                n = put_action(st, S_ACTS, n, mask, 0, 0, 0)
     return n
