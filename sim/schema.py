@@ -73,11 +73,11 @@ class Part:
     encoding: str = VALUES
     count: str | None = None     # PILE: the counter (or per-seat counter) holding its length
 
+    _maxp: int = 1               # the schema's seats (for the size of a per-seat part)
+
     @property
     def words(self) -> int:
         return self.size * (self._maxp if self.owner else 1)
-
-    _maxp: int = 1
 
     def block(self, seat: int | None = None) -> slice:
         """The words of this part (of ``seat``'s block when it has one per seat)."""
@@ -170,7 +170,7 @@ class Schema:
         self.counter("phase", "the pending decision (0: the game is over)")
         self.counter("actor", "the seat whose decision is pending")
         self.zones_end = self.size
-        P, T = self.maxp, self.n_types
+        T = self.n_types
         self._add("held", T, "card-power bits: the seat held a card of the type", "book", owner=True)
         self._add("played", T, "card-power bits: the seat played a card of the type", "book", owner=True)
         self._add("score", 1, "the game's score per seat at the end", "book", owner=True)
@@ -180,7 +180,6 @@ class Schema:
         self._add("unfinished", 1, "1 when the game hit its cap", "book")
         self._add("end", 1, "how the game ended (an index into END_NAMES)", "book")
         self._add("nev", 1, "events written to the trace buffer", "book")
-        del P
         return self.zones_end
 
     def scratch(self, name: str, size: int, help: str) -> int:
