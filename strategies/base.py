@@ -20,7 +20,9 @@ and registers them all at the bottom with the function answering each decision::
     STRATEGIES = register(L.S, (REFERENCE, {"play": reference}), (GREEDY, {"play": greedy}))
     ID = ids(STRATEGIES)               # ID.greedy: the derived id
 
-The ids are the registration order.  ``register`` refuses (at import) a strategy that
+A strategy that plays a decision exactly like another registers that one's function for
+it (``(SWEEPER, {"stall": reference_stall, ...})``): no delegate wrapper is needed, and
+its dispatch branch calls the registered function.  The ids are the registration order.  ``register`` refuses (at import) a strategy that
 does not answer every decision of the game's schema, and ``check_dispatch`` refuses a
 compiled dispatch (``choose``) that lacks the branch of a registered strategy, so a
 strategy can never fall through to another one's code.

@@ -1,9 +1,9 @@
 """Block Tower strategies.
 
 The kernel asks the seat to move four decisions (``sim/block_tower/layout.py``), and a
-strategy answers each with its own compiled function taking ``(st, me, p)`` (``p``: the
-seat's parameter row, read by the names in its ``Strategy`` entry below; a strategy that
-answers a decision like another one has a one-line delegate that says so):
+strategy answers each with a compiled function taking ``(st, me, p)`` (``p``: the seat's
+parameter row, read by the names in its ``Strategy`` entry below; a strategy that answers
+a decision exactly like the reference registers the reference's function for it):
 
 - ``reshuffle`` -> 1 to use the two-action-card reshuffle, 0 not (asked, until it is
   used once in the turn, whenever the hand holds 2 or more action cards and the draw
@@ -319,12 +319,6 @@ CAREFUL = Strategy("careful", "Always places with style 0 and plays the lowest-d
 P_CAREFUL = CAREFUL.at
 
 
-@helper("int64(ST, int64, PAR)")
-def careful_reshuffle(st, me, p):
-    """As the reference: only with no block card in hand (a delegate)."""
-    return reference_reshuffle(st, me, p)
-
-
 @helper("ACT(ST, int64, PAR)")
 def careful_action(st, me, p):
     """ADJUST a sabotaged top to share 0 (h >= 2); ANYWHERE at h >= anywhere_at;
@@ -364,24 +358,6 @@ SABOTEUR = Strategy("saboteur", "Sabotage style when the point pile is rich (and
 P_SABOTEUR = SABOTEUR.at
 
 
-@helper("int64(ST, int64, PAR)")
-def saboteur_reshuffle(st, me, p):
-    """As the reference: only with no block card in hand (a delegate)."""
-    return reference_reshuffle(st, me, p)
-
-
-@helper("ACT(ST, int64, PAR)")
-def saboteur_action(st, me, p):
-    """As the reference ("actions like reference"; a delegate)."""
-    return reference_action(st, me, p)
-
-
-@helper("ACT(ST, int64, PAR)")
-def saboteur_second(st, me, p):
-    """As the reference ("actions like reference"; a delegate)."""
-    return reference_second(st, me, p)
-
-
 @helper("UniTuple(int64, 2)(ST, int64, PAR)")
 def saboteur_block(st, me, p):
     """From h >= late_height the hardest block (highest difficulty), before that the
@@ -410,12 +386,6 @@ TACTICIAN = Strategy("tactician", "Uses actions well: REMOVE or ADJUST when the 
                          Param("sabotage_hazard", 0.03, 0, 5, "sabotage style while my own careful hazard H0 is at most this"),
                      ))
 P_TACTICIAN = TACTICIAN.at
-
-
-@helper("int64(ST, int64, PAR)")
-def tactician_reshuffle(st, me, p):
-    """As the reference: only with no block card in hand (a delegate)."""
-    return reference_reshuffle(st, me, p)
 
 
 @helper("float64(ST, int64)")
@@ -501,17 +471,19 @@ def tactician_block(st, me, p):
 
 # ---------------------------------------------------------------- registry and dispatch
 
+# Where a strategy plays a decision exactly as the reference does (its help says so), it
+# registers the reference's function for it, and its dispatch branch calls that function.
 STRATEGIES = register(
     L.S,
     (REFERENCE, {"reshuffle": reference_reshuffle, "action": reference_action,
                  "second": reference_second, "block": reference_block}),
     (RANDOM, {"reshuffle": random_reshuffle, "action": random_action,
               "second": random_second, "block": random_block}),
-    (CAREFUL, {"reshuffle": careful_reshuffle, "action": careful_action,
+    (CAREFUL, {"reshuffle": reference_reshuffle, "action": careful_action,
                "second": careful_second, "block": careful_block}),
-    (SABOTEUR, {"reshuffle": saboteur_reshuffle, "action": saboteur_action,
-                "second": saboteur_second, "block": saboteur_block}),
-    (TACTICIAN, {"reshuffle": tactician_reshuffle, "action": tactician_action,
+    (SABOTEUR, {"reshuffle": reference_reshuffle, "action": reference_action,
+                "second": reference_second, "block": saboteur_block}),
+    (TACTICIAN, {"reshuffle": reference_reshuffle, "action": tactician_action,
                  "second": tactician_second, "block": tactician_block}),
 )
 ID = ids(STRATEGIES)
@@ -525,10 +497,10 @@ def ask_reshuffle(sid, st, me, p):
     if sid == ID.random:
         return random_reshuffle(st, me, p)
     if sid == ID.careful:
-        return careful_reshuffle(st, me, p)
+        return reference_reshuffle(st, me, p)
     if sid == ID.saboteur:
-        return saboteur_reshuffle(st, me, p)
-    return tactician_reshuffle(st, me, p)
+        return reference_reshuffle(st, me, p)
+    return reference_reshuffle(st, me, p)
 
 
 check_dispatch(ask_reshuffle, STRATEGIES, "reshuffle")
@@ -544,7 +516,7 @@ def ask_action(sid, st, me, p):
     if sid == ID.careful:
         return careful_action(st, me, p)
     if sid == ID.saboteur:
-        return saboteur_action(st, me, p)
+        return reference_action(st, me, p)
     return tactician_action(st, me, p)
 
 
@@ -561,7 +533,7 @@ def ask_second(sid, st, me, p):
     if sid == ID.careful:
         return careful_second(st, me, p)
     if sid == ID.saboteur:
-        return saboteur_second(st, me, p)
+        return reference_second(st, me, p)
     return tactician_second(st, me, p)
 
 

@@ -382,12 +382,6 @@ def greedy_swap(st, me, p):
     return best_gain_swap(st, me, p, 0)
 
 
-@helper("UniTuple(int64, 2)(ST, int64, PAR)")
-def greedy_stall(st, me, p):
-    """Stalls like reference."""
-    return reference_stall(st, me, p)
-
-
 # ---------------------------------------------------------------- collector
 
 
@@ -411,12 +405,6 @@ def collector_swap(st, me, p):
     return best_gain_swap(st, me, p, 1)
 
 
-@helper("UniTuple(int64, 2)(ST, int64, PAR)")
-def collector_stall(st, me, p):
-    """Stalls like reference."""
-    return reference_stall(st, me, p)
-
-
 # ---------------------------------------------------------------- sweeper
 
 
@@ -435,26 +423,10 @@ def sweeper_sweep(st, me, p):
     return 1 if best_cached(st, nxt) >= best_cached(st, me) + p[P_SWEEPER.margin] else 0
 
 
-@helper("int64(ST, int64, PAR)")
-def sweeper_double(st, me, p):
-    """Doubles like reference."""
-    return reference_double(st, me, p)
-
-
-@helper("ACT(ST, int64, PAR)")
-def sweeper_swap(st, me, p):
-    """Swaps like reference."""
-    return reference_swap(st, me, p)
-
-
-@helper("UniTuple(int64, 2)(ST, int64, PAR)")
-def sweeper_stall(st, me, p):
-    """Stalls like reference."""
-    return reference_stall(st, me, p)
-
-
 # ---------------------------------------------------------------- registry and dispatch
 
+# Where a strategy plays a decision exactly as the reference does (its help says so), it
+# registers the reference's function for it, and its dispatch branch calls that function.
 STRATEGIES = register(
     L.S,
     (REFERENCE, {"sweep": reference_sweep, "double": reference_double, "swap": reference_swap,
@@ -462,11 +434,11 @@ STRATEGIES = register(
     (RANDOM, {"sweep": random_sweep, "double": random_double, "swap": random_swap,
               "stall": random_stall}),
     (GREEDY, {"sweep": greedy_sweep, "double": greedy_double, "swap": greedy_swap,
-              "stall": greedy_stall}),
+              "stall": reference_stall}),
     (COLLECTOR, {"sweep": collector_sweep, "double": collector_double, "swap": collector_swap,
-                 "stall": collector_stall}),
-    (SWEEPER, {"sweep": sweeper_sweep, "double": sweeper_double, "swap": sweeper_swap,
-               "stall": sweeper_stall}),
+                 "stall": reference_stall}),
+    (SWEEPER, {"sweep": sweeper_sweep, "double": reference_double, "swap": reference_swap,
+               "stall": reference_stall}),
 )
 ID = ids(STRATEGIES)
 
@@ -497,7 +469,7 @@ def ask_double(sid, st, me, p):
         return greedy_double(st, me, p)
     if sid == ID.collector:
         return collector_double(st, me, p)
-    return sweeper_double(st, me, p)
+    return reference_double(st, me, p)
 
 
 check_dispatch(ask_double, STRATEGIES, "double")
@@ -513,7 +485,7 @@ def ask_swap(sid, st, me, p):
         return greedy_swap(st, me, p)
     if sid == ID.collector:
         return collector_swap(st, me, p)
-    return sweeper_swap(st, me, p)
+    return reference_swap(st, me, p)
 
 
 check_dispatch(ask_swap, STRATEGIES, "swap")
@@ -526,10 +498,10 @@ def ask_stall(sid, st, me, p):
     if sid == ID.random:
         return random_stall(st, me, p)
     if sid == ID.greedy:
-        return greedy_stall(st, me, p)
+        return reference_stall(st, me, p)
     if sid == ID.collector:
-        return collector_stall(st, me, p)
-    return sweeper_stall(st, me, p)
+        return reference_stall(st, me, p)
+    return reference_stall(st, me, p)
 
 
 check_dispatch(ask_stall, STRATEGIES, "stall")
