@@ -25,7 +25,7 @@ its cell contents, and a dispatcher pickles with a per-process id), and
 import numpy as np
 from numba import njit
 
-from cardlab.sim.jit import helper
+from cardlab.sim.jit import MAX_PARAMS, helper
 from cardlab.sim.record import record_game
 from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
@@ -43,12 +43,23 @@ def put_action(st, s_acts, n, kind, a, b, c):
     return n + 1
 
 
+assert MAX_PARAMS == 8, "seat_params lists MAX_PARAMS values by hand"
+
+
+@njit(cache=True, nogil=True, inline="always")
+def seat_params(params, me):
+    """Seat ``me``'s parameter row as a tuple of values (a strategy's ``p``): an array
+    view per decision would cost two atomic reference-count updates."""
+    return (params[me, 0], params[me, 1], params[me, 2], params[me, 3],
+            params[me, 4], params[me, 5], params[me, 6], params[me, 7])
+
+
 @njit(cache=True, nogil=True, inline="always")
 def play_on(st, sids, params, E, choose, step):
     """Ask the pending decision's seat, step; until the game is over."""
     while st[E.phase] != DONE:
         me = st[E.actor]
-        step(st, choose(sids[me], st, me, params[me]))
+        step(st, choose(sids[me], st, me, seat_params(params, me)))
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -18,7 +18,9 @@ Type names for the signature strings:
     ST    int64[::1]      a game's packed state (also rule vectors, tallies)
     RNG   uint64[::1]     a random generator's state
     EV    int64[:, ::1]   trace event rows / zone snapshots
-    PAR   float64[::1]    a seat's strategy parameter row   (PARS: all seats' rows)
+    PAR   UniTuple(float64, 8)  a seat's strategy parameters (MAX_PARAMS values: a tuple,
+                          not an array view, so no reference counts per decision)
+    PARS  float64[:, ::1]   every seat's parameter row
     ACT   UniTuple(int64, 4)   an action (kind, a, b, c)
 """
 import re
@@ -28,7 +30,8 @@ from numba import njit
 ST = "int64[::1]"
 RNG = "uint64[::1]"
 EV = "int64[:, ::1]"
-PAR = "float64[::1]"
+MAX_PARAMS = 8  # parameters a strategy may declare (sim/engine.seat_params lists them)
+PAR = f"UniTuple(float64, {MAX_PARAMS})"
 PARS = "float64[:, ::1]"
 ACT = "UniTuple(int64, 4)"
 _NAMES = (("ST", ST), ("RNG", RNG), ("EV", EV), ("PARS", PARS), ("PAR", PAR), ("ACT", ACT))

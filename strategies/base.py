@@ -37,8 +37,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from cardlab.sim.errors import InputError
+from cardlab.sim.jit import MAX_PARAMS
 
-MAX_PARAMS = 8
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,9 @@ class Strategy:
         return namedtuple("Params_" + self.name, [p.name for p in self.params] or ["none_"])(
             *range(max(1, len(self.params))))
 
-    def row(self, overrides: dict[str, float] | None = None) -> np.ndarray:
-        """The float parameter row the kernel reads, defaults updated by ``overrides``."""
+    def row(self, overrides: dict[str, float] | None = None) -> tuple[float, ...]:
+        """The parameter values a strategy function reads (``MAX_PARAMS`` floats, the
+        kernel's ``PAR``), defaults updated by ``overrides``."""
         r = np.zeros(MAX_PARAMS, dtype=np.float64)
         by_name = {p.name: (i, p) for i, p in enumerate(self.params)}
         for i, p in enumerate(self.params):
@@ -86,7 +87,7 @@ class Strategy:
                 kind = "an integer" if p.integer else "a number"
                 raise InputError(f"bad value {v!r} for parameter '{self.name}:{k}': expected {kind} in [{p.lo:g}, {p.hi:g}]")
             r[i] = f
-        return r
+        return tuple(float(x) for x in r)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from cardlab.sim.schema import DONE
 from cardlab.strategies import block_tower as S
 
 C = L.card_of
-P0 = np.zeros(8, np.float64)
+P0 = (0.0,) * 8  # a strategy's parameter values (all zero)
 SAFE = {"base": 0}           # nothing ever falls
 DOOM = {"base": 100}         # every tested placement falls (p = 1 - e^-100...)
 
@@ -874,6 +874,6 @@ def test_a_mid_turn_copy_plays_on_like_the_original():
                     assert np.array_equal(a, whole), g        # as if never interrupted
                     assert list(rows[0, :3]) == [a[L.S_LENGTH], a[L.S_UNFINISHED], a[L.S_MASK]]
             last_turn = int(st[L.S_TURN])
-            K.step(st, S.choose(int(sids[me]), st, me, params[me]))
+            K.step(st, S.choose(int(sids[me]), st, me, tuple(params[me])))
         assert np.array_equal(st, whole), g                  # the Python-driven game too
     assert tested[L.D_BLOCK] >= 4 and tested[L.D_SECOND] and tested[L.D_RESHUFFLE], tested

@@ -236,7 +236,7 @@ def test_reference_tears_down_when_it_gains_more_than_the_rubble_costs():
     st = H.make_state(towers={0: {"C": ["C15", "C3"]}}, rubble={0: ["A1", "A2"]},
                       offer=["C14", "C13", "C12", "S2", "T1"])
     assert S.reference_plan(st, 0) == (0, -1)
-    p = np.zeros(8)
+    p = (0.0,) * 8
     assert S.reference_bid(st, 0, p) == 1, "forced to open, it bids 1"
     S.reference_build(st, 0, p, 1)
     # C14 cannot go on C3; S2 and T1 may start towers: the highest legal card is S2
@@ -249,7 +249,7 @@ def test_reference_matches_its_page_on_states_from_real_games():
     shared/reference/five_towers.md, on the start-of-bidding states of 150 games."""
     from tests.test_five_towers_invariants import traced
 
-    p = np.zeros(8)
+    p = (0.0,) * 8
     checked = 0
     for players, sets in ((3, ()), (4, ()), (2, ("teardown_when=after",))):
         setup = make_setup("five_towers", players, list(sets), "random", 11)
@@ -466,7 +466,7 @@ def test_a_plan_of_another_card_count_than_the_bid_stops_the_run():
     st = H.make_state(towers={0: {"C": ["C15", "C3"]}}, offer=["C14", "C13", "C12", "S2", "T1"])
     st[L.S_HIGH], st[L.S_BIDDER] = 2, 0
     st[L.S_PHASE], st[L.S_ACTOR] = L.D_TEAR, 0
-    p = np.zeros(8)
+    p = (0.0,) * 8
     K.step(st, S.choose(S.ID.reference, st, 0, p))  # no tear-down: S2 and T1 fit as they are
     act = S.choose(S.ID.reference, st, 0, p)
     assert act == (-1, 1, 0, 0)
@@ -585,7 +585,7 @@ def test_a_position_copied_mid_build_plays_on_identically(players, sets, strateg
                 assert got == list(fast[g][:3 + players]), f"game {g}: the copy played on differently"
                 copied += 1
             me = int(st[L.S_ACTOR])
-            K.step(st, S.choose(sids[me], st, me, params[me]))
+            K.step(st, S.choose(sids[me], st, me, tuple(params[me])))
             decisions += 1
         row = [st[L.S_LENGTH], st[L.S_UNFINISHED], st[L.S_MASK], *st[L.S_SCORE:L.S_SCORE + players]]
         assert row == list(fast[g][:3 + players]), f"game {g}: the model driven from Python differs"

@@ -121,7 +121,7 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(strategies):
                 copy = st.copy()  # a second decision of the same turn
                 break
             last = (me, int(st[L.S_TURN]))
-            K.step(st, choose(sids[me], st, me, params[me]))
+            K.step(st, choose(sids[me], st, me, tuple(params[me])))
         if copy is None:
             continue
         other = copy.copy()

@@ -53,7 +53,7 @@ def turn(st, me, sid=0) -> bool:
 def ref(st, me=0):
     """The reference strategy's next action on this state."""
     _, params = strategy_arrays(0, int(st[L.R_PLAYERS]))
-    return tuple(int(x) for x in choose(0, st, me, params[me]))
+    return tuple(int(x) for x in choose(0, st, me, tuple(params[me])))
 
 
 def events(st):
@@ -783,7 +783,7 @@ def test_random_strategy_only_plays_legal_actions(knobs):
         _, params = strategy_arrays(1, players)
         n_legal = int(legal_actions(st, me, False))
         for _ in range(12):
-            kind, a, b, c = (int(x) for x in choose(1, st, me, params[me]))
+            kind, a, b, c = (int(x) for x in choose(1, st, me, tuple(params[me])))
             seen[kind] += 1
             assert legal(st, me, kind, a, b, c), (kind, a, b, c, zones(st, players))
             if n_legal == 0:
@@ -846,4 +846,4 @@ def test_greedy_steal_1_steals_only_after_a_natural_pair_and_before_a_joker():
     st = make_state(2, hands={0: ["F7", "J"]}, towers={1: [fl("F2", "F7")]})
     assert tuple(int(x) for x in choose(2, st, 0, on)) == (L.A_STEAL, 1, 0, F[7])
     # the defaults (steal=0) build with the joker instead
-    assert tuple(int(x) for x in choose(2, st, 0, params[0])) == (L.A_BUILD, F[7], L.J, 2)
+    assert tuple(int(x) for x in choose(2, st, 0, tuple(params[0]))) == (L.A_BUILD, F[7], L.J, 2)

@@ -76,7 +76,7 @@ def arrays(sid=0, players=4):
     return sids, params
 
 
-P0 = np.zeros(8, np.float64)
+P0 = (0.0,) * 8  # a strategy's parameter values (all zero)
 
 
 def ref_sweep(st, seat):
@@ -630,7 +630,7 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(players, strategies):
                 mover_asked = True  # the mover's first decision of its turn
             elif ph == L.D_SWAP:
                 mover_asked = False  # its last
-            K.step(st, choose(sids[me], st, me, params[me]))
+            K.step(st, choose(sids[me], st, me, tuple(params[me])))
         if copy is None:
             continue
         checked[int(copy[L.S_PHASE])] += 1

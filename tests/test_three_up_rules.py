@@ -138,7 +138,7 @@ def turn(st, me, name="reference", **over):
     K.play_turn(st, sids, params, me)
 
 
-P0 = np.zeros(8, np.float64)
+P0 = (0.0,) * 8  # a strategy's parameter values (all zero)
 
 
 # ---------------------------------------------------------------- deck and knobs
@@ -550,7 +550,7 @@ def test_reference_up_choice_takes_the_three_highest_codes():
 def test_lowest_up_choice_keeps_the_clears_in_hand():
     st = make_state(hands={0: ["2", "CLR", "10", "5", "CLR2", "10"]})
     assert dealt(st) == ["2", "5", "10", "10", "CLR", "CLR2"]
-    assert S.lowest_up(st, 0, GAME.strategies["lowest"].row()) == 0b001110  # 5, 10, 10
+    assert S.lowest_up(st, 0, tuple(GAME.strategies["lowest"].row())) == 0b001110  # 5, 10, 10
     assert S.reference_up(st, 0, P0) == 0b110100                            # 10, CLR, CLR2
     # fewer than 3 numbers: the weakest Clear goes up, the strongest stay in hand
     st = make_state(hands={0: ["CLR2", "CLR1", "7", "CLR", "CLR1", "3"]})
@@ -804,7 +804,7 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(strategies):
                 copy = st.copy()  # a second decision of the same turn
                 break
             last = now
-            K.step(st, S.choose(sids[me], st, me, params[me]))
+            K.step(st, S.choose(sids[me], st, me, tuple(params[me])))
         if copy is None:
             continue
         other = copy.copy()

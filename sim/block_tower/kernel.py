@@ -399,7 +399,7 @@ def play_turn(st, sids, params, me):
     outcome = open_turn(st)
     while outcome != TURN_OVER and outcome != ROUND_OVER:
         if outcome == PENDING:
-            act = choose(sids[me], st, me, params[me])
+            act = choose(sids[me], st, me, engine.seat_params(params, me))
             outcome = decide(st, act)
             if outcome == REFUSED:
                 refuse(st, act)

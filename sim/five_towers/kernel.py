@@ -257,7 +257,7 @@ def step_round(st, sids, params):
         return False
     while True:
         me = st[S_ACTOR]
-        if play(st, choose(sids[me], st, me, params[me])):
+        if play(st, choose(sids[me], st, me, engine.seat_params(params, me))):
             return True
 
 

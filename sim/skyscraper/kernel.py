@@ -160,7 +160,7 @@ def play_turn(st, sids, params, me):
     if not start_turn(st, me):
         return False
     while st[S_PHASE] == D_PLAY:
-        act = choose(sids[me], st, me, params[me])
+        act = choose(sids[me], st, me, engine.seat_params(params, me))
         if act[0] == A_STOP:
             refill(st, me)
             return False

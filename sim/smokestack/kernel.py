@@ -236,9 +236,9 @@ def play_turn(st, sids, params, me):
     sweep_question(st, me)
     while st[S_PHASE] == D_SWEEP or st[S_PHASE] == D_DOUBLE:
         s = st[S_ACTOR]
-        step(st, choose(sids[s], st, s, params[s]))
+        step(st, choose(sids[s], st, s, engine.seat_params(params, s)))
     if st[S_PHASE] == D_SWAP:
-        answer_swap(st, me, choose(sids[me], st, me, params[me]))
+        answer_swap(st, me, choose(sids[me], st, me, engine.seat_params(params, me)))
 
 
 @njit(cache=True, nogil=True)
@@ -249,7 +249,7 @@ def check_stall(st, sids, params, me):
     if st[S_PASSES] >= st[R_PLAYERS]:
         st[S_PHASE] = D_STALL
         st[S_ACTOR] = me
-        act = choose(sids[me], st, me, params[me])
+        act = choose(sids[me], st, me, engine.seat_params(params, me))
         answer_stall(st, me, act[0], act[1])
 
 

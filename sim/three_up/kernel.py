@@ -247,7 +247,7 @@ def play_turn(st, sids, params, me):
     phases; the next turn does not begin and the game is not scored."""
     begin_turn(st, me)
     while owed_discards(st, me):
-        kind, a, b, c = choose(sids[me], st, me, params[me])
+        kind, a, b, c = choose(sids[me], st, me, engine.seat_params(params, me))
         if not is_legal(st, kind, a, b, c):
             refuse(st, kind, a, b)
         answer_in_turn(st, me, kind, a, b)
