@@ -488,6 +488,21 @@ def calibrate(game: str = typer.Argument(..., help="Game id (only block_tower ha
         print(render(result, heights, path))
 
 
+@app.command("new-game")
+def new_game(name: str = typer.Argument(..., help="The new game's id: a lowercase Python identifier."),
+             root: Optional[str] = typer.Option(None, "--root", help="The cardlab checkout to write "
+                                                "into (default: the one cardlab runs from)."),
+             golden: bool = typer.Option(True, "--golden/--no-golden", help="Record the game's golden "
+                                         "trace (compiles it once, 10-20 s).")):
+    """Write the skeleton of a new game NAME (sim/NAME/, strategies/NAME.py, its rules page
+    and test file: a tiny real game that passes every conformance check), register it and
+    record its golden trace."""
+    from cardlab.new_game import new_game as write_game
+
+    for line in write_game(name, root, golden, say=lambda m: print(m, file=sys.stderr)):
+        print(line)
+
+
 def main() -> None:
     """Console entry point: one clear line and exit 2 for any bad input."""
     try:

@@ -3,6 +3,7 @@
 
     python scripts/golden.py --write     # record tests/golden/ (after a deliberate rule change)
     python scripts/golden.py --check     # compare a fresh run with tests/golden/ (exit 1 on a difference)
+    python scripts/golden.py --trace GAME  # record GAME's golden trace (tests/golden/traces/GAME.jsonl)
 
 The matrix: every game, every player count, each strategy in self-play, and two mixed pools
 (all the game's strategies in turn, from two seats' offsets), on fixed seeds, 20,000 games
@@ -61,9 +62,17 @@ def main() -> int:
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="record the golden files")
     mode.add_argument("--check", action="store_true", help="compare with the golden files")
+    mode.add_argument("--trace", metavar="GAME", action="append",
+                      help="record GAME's golden trace, game 3 of its default setup (repeatable)")
     ap.add_argument("--game", action="append", help="only this game (repeatable)")
     ap.add_argument("--jobs", "-j", type=int, default=None)
     args = ap.parse_args()
+    if args.trace:
+        from cardlab.sim.testing import write_golden_trace
+
+        for gid in args.trace:
+            print(f"wrote {write_golden_trace(gid).relative_to(ROOT)}")
+        return 0
     bad = 0
     for gid, players, spec, seed, name in cases(args.game):
         path = GOLDEN / gid / name

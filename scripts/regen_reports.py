@@ -38,6 +38,7 @@ EXAMPLES = [
     ("five_towers", 1_000_000, 3, 1, "reports/five_towers"),
     ("three_up", 1_000_000, 4, 1, "reports/three_up"),
     ("block_tower", 1_000_000, 4, 1, "reports/block_tower"),
+    ("crazy_eights", 1_000_000, 3, 1, "reports/crazy_eights"),
 ]
 
 # strategy-search examples: (game, strategy, field, players, games, budget, folder)

@@ -122,6 +122,19 @@ class Game:
     def kernel(self):
         return self.model().run_games
 
+    def observation(self, st: np.ndarray, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees in ``st`` (``sim/observe.py``): hidden zones as counts."""
+        from cardlab.sim.observe import observation
+
+        return observation(self, st, seat)
+
+    def determinize(self, st: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:
+        """A copy of ``st`` with everything ``seat`` cannot see drawn afresh from ``rng``
+        (the hidden cards re-dealt, the generators reseeded: ``sim/observe.py``)."""
+        from cardlab.sim.observe import determinize
+
+        return determinize(self, st, seat, rng)
+
     def trace_arrays(self, st: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
         """(events recorded, event rows, zone snapshots) of a trace-mode state: after
         ``S_SIZE`` come rows of ``EVW`` event numbers, each followed by the snapshot

@@ -65,8 +65,9 @@ def helper(signature: str):
 
         def compile_for_args(*args, **kws):  # a call from Python (tests) found no overload
             if d._can_compile:
-                ensure()  # numba then calls what this returns: the declared signature's code
-                return d.overloads[d.signatures[0]].entry_point
+                ensure()  # numba calls what this returns: the dispatcher again, which now
+                # matches the arguments against the declared signature (or refuses them)
+                return lambda *a, **k: d(*a, **k)
             return python_call(*args, **kws)  # arguments that do not fit it: numba's error
 
         d.get_call_template = get_call_template

@@ -12,6 +12,7 @@ GAME_MODULES = {
     "five_towers": "cardlab.sim.five_towers",
     "three_up": "cardlab.sim.three_up",
     "block_tower": "cardlab.sim.block_tower",
+    "crazy_eights": "cardlab.sim.crazy_eights",
 }
 
 

@@ -26,8 +26,9 @@ cannot see.  Nothing in a game's rules or strategies computes an offset by hand.
 
 Every schema also gets the parts the shared engine (``sim/engine.py``) reads:
 
-- ``S_RNG`` (4 words: the xoshiro256** state, first, where ``sim/rng.py`` expects it)
-  and the rule slots after it;
+- ``S_RNG`` (4 words: the game's chance stream, first, where ``sim/rng.py`` expects it),
+  ``S_SEAT_RNG`` (each seat's own stream, for its strategy's random choices), ``S_SEED``,
+  and the rule slots after them;
 - in the zones: ``S_PHASE`` (the pending decision, 0 once the game is over) and
   ``S_ACTOR`` (the seat that decides), so a copy of the array is a resumable position;
 - after the zones: the per-game bookkeeping the engine folds into a tally
@@ -42,6 +43,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
+
+from cardlab.sim.rng import MAX_SEATS, SEAT_RNG, SEED_AT
 
 # who may see a zone's cards
 PUBLIC = "public"    # every seat
@@ -109,7 +112,12 @@ class Schema:
         self.rule_names: tuple[str, ...] = ()
         self.zones_end: int | None = None
         self.sealed = False
-        self._add("rng", 4, "the xoshiro256** generator state (sim/rng.py)", "rng")
+        if maxp > MAX_SEATS:
+            raise SchemaError(f"{game}: {maxp} seats, at most {MAX_SEATS} (sim/rng.MAX_SEATS)")
+        self._add("rng", 4, "the game's chance stream: xoshiro256** (sim/rng.py)", "rng")
+        self._add("seat_rng", SEED_AT - SEAT_RNG, "each seat's own stream for its strategy's random "
+                  "choices, 4 words per seat (hidden from the other seats)", "rng")
+        self._add("seed", 2, "the root seed and the game index (a seat stream is seeded from them)", "rng")
 
     # ------------------------------------------------------------ declaring
     def _add(self, name: str, size: int, help: str, section: str, *, owner=False,
@@ -208,7 +216,7 @@ class Schema:
         self.check()
         if namespace is not None:
             consts = self.constants()
-            clash = [k for k in consts if k in namespace and namespace[k] != consts[k]]
+            clash = [k for k in consts if k in namespace and not np.array_equal(namespace[k], consts[k])]
             if clash:
                 raise SchemaError(f"{self.game}: the layout module already defines {', '.join(clash)} "
                                   "differently: offsets come from the schema only")
@@ -225,8 +233,8 @@ class Schema:
             end = p.offset + p.words
         if end != self.size:
             raise SchemaError(f"{self.game}: parts end at {end}, the state has {self.size} words")
-        if not (self.parts["rng"].offset == 0):
-            raise SchemaError(f"{self.game}: the generator must come first")
+        if (self.parts["rng"].offset, self.parts["seat_rng"].offset, self.parts["seed"].offset) != (0, SEAT_RNG, SEED_AT):
+            raise SchemaError(f"{self.game}: the generators must come first, as sim/rng.py expects")
 
     @property
     def trace_row(self) -> int:
@@ -249,14 +257,30 @@ class Schema:
         for i, (name, _) in enumerate(self.decisions):
             c["D_" + name.upper()] = i + 1
         c["ENGINE"] = self.engine_tuple()
+        c["REDEAL"] = self.redeal_table()
         return c
+
+    def redeal_table(self) -> np.ndarray:
+        """The zones some seat may not see, one row each, for the compiled re-deal
+        (``sim/redeal.py``): offset, size, encoding, counter offset, counter per seat,
+        per seat, visibility."""
+        enc = {PILE: 0, COUNTS: 1, SLOTS: 2, MASK: 3, TABLE: 4}
+        rows = []
+        for p in self.zone_parts():
+            if p.visible == PUBLIC:
+                continue
+            cp = self.parts[p.count] if p.count else None
+            rows.append([p.offset, p.size, enc[p.encoding], cp.offset if cp else -1,
+                         int(bool(cp and cp.owner)), int(p.owner), 1 if p.visible == OWNER else 2])
+        return np.array(rows, dtype=np.int64).reshape(len(rows), 7)
 
     def engine_tuple(self) -> tuple:
         """The offsets the shared engine reads, as one tuple argument (see sim/engine.py)."""
         o = {n: p.offset for n, p in self.parts.items()}
         return EngineLayout(self.size, self.trace_row, o["rules"], len(self.rule_names), o["phase"],
                             o["actor"], o["held"], o["played"], o["score"], o["evc"], o["mask"],
-                            o["length"], o["unfinished"], o["end"], o["nev"], self.zones_end)
+                            o["length"], o["unfinished"], o["end"], o["nev"], self.zones_end,
+                            o.get("acts", -1))
 
     # ------------------------------------------------------------ reading states
     def new_state(self, rules_vector: np.ndarray | None = None, capacity: int = 0) -> np.ndarray:
@@ -348,4 +372,4 @@ class Schema:
 
 
 EngineLayout = namedtuple("EngineLayout", "size trace_row rules n_rules phase actor held played "
-                                          "score evc mask length unfinished end nev zones_end")
+                                          "score evc mask length unfinished end nev zones_end acts")

@@ -70,7 +70,7 @@ from cardlab.sim.block_tower.moves import (
 )
 from cardlab.sim.jit import helper, inline
 from cardlab.sim.block_tower import layout as L
-from cardlab.sim.rng import below
+from cardlab.sim.rng import seat_below
 from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
 
 NONE = (NO_ACTION, 0, 0, 0)
@@ -239,13 +239,13 @@ RANDOM = Strategy("random", "Uniform over the legal choices at each decision: re
 @helper("int64(ST, int64, PAR)")
 def random_reshuffle(st, me, p):
     """Yes or no, one uniform draw."""
-    return below(st, 2)
+    return seat_below(st, me, 2)
 
 
-@helper("int64(ST, int64)")
-def random_card(st, m):
-    """A uniformly random card of the (non-empty) mask m."""
-    r = below(st, popcount(m))
+@helper("int64(ST, int64, int64)")
+def random_card(st, me, m):
+    """A uniformly random card of the (non-empty) mask m, from seat me's stream."""
+    r = seat_below(st, me, popcount(m))
     for _ in range(r):
         m &= m - 1
     return lowest(m)
@@ -274,7 +274,7 @@ def random_pick(st, me, cards):
                 targets |= np.int64(1) << t
     if targets != 0:
         ok |= np.int64(1) << SWAP
-    r = below(st, popcount(ok) + 1)
+    r = seat_below(st, me, popcount(ok) + 1)
     if r == 0:
         return NONE
     m = ok
@@ -282,12 +282,12 @@ def random_pick(st, me, cards):
         m &= m - 1
     a = lowest(m)
     if a == ADJUST:
-        return (ADJUST, below(st, 2 * SHARE_ONE + 1), 0, 0)
+        return (ADJUST, seat_below(st, me, 2 * SHARE_ONE + 1), 0, 0)
     if a == SWAP:
-        t = random_card(st, targets)
-        g1 = random_card(st, rest)
+        t = random_card(st, me, targets)
+        g1 = random_card(st, me, rest)
         rest &= ~(np.int64(1) << g1)
-        g2 = random_card(st, rest) if swap_size(st, me, t) == 2 else -1
+        g2 = random_card(st, me, rest) if swap_size(st, me, t) == 2 else -1
         return (SWAP, t, g1, g2)
     return (a, 0, 0, 0)
 
@@ -305,7 +305,7 @@ def random_second(st, me, p):
 @helper("UniTuple(int64, 2)(ST, int64, PAR)")
 def random_block(st, me, p):
     """A uniformly random block card of the hand, a uniform style in [0, 1]."""
-    return random_card(st, st[S_HANDS + me] & st[R_BLOCKMASK]), below(st, STYLE_ONE + 1)
+    return random_card(st, me, st[S_HANDS + me] & st[R_BLOCKMASK]), seat_below(st, me, STYLE_ONE + 1)
 
 
 # ---------------------------------------------------------------- careful

@@ -23,7 +23,7 @@ its branch to ``choose_bid`` and ``choose_build`` (an import error names a missi
 """
 from cardlab.sim.bits import popcount
 from cardlab.sim.jit import helper, inline
-from cardlab.sim.rng import below, uniform
+from cardlab.sim.rng import seat_below, seat_uniform
 from cardlab.sim.five_towers import layout as L
 from cardlab.sim.five_towers.layout import (
     D_BID, D_PLACE, D_TEAR, NK, R_TEAR_AFTER, S_HIGH, S_OFFER, S_OFFER_N, S_PC, S_PHASE,
@@ -386,9 +386,9 @@ def random_bid(st, me, p):
     hi = min(max_buildable(st, me), st[S_OFFER_N])
     if hi <= h:
         return 0
-    if not (me == st[S_START] and h == 0) and uniform(st) >= p[P_RANDOM.bid_prob]:
+    if not (me == st[S_START] and h == 0) and seat_uniform(st, me) >= p[P_RANDOM.bid_prob]:
         return 0
-    return h + 1 + below(st, hi - h)
+    return h + 1 + seat_below(st, me, hi - h)
 
 
 @helper("int64(ST, int64, int64)")
@@ -420,7 +420,7 @@ def random_build(st, me, p, b):
             continue
         if legal_total(st, me, o) >= b:
             nopt += 1
-    pick = below(st, nopt)
+    pick = seat_below(st, me, nopt)
     tear = -1
     for o in range(-1, NK):
         if o >= 0 and (st[R_TEAR_AFTER] != 0 or not tearable(st, me, o)):
@@ -432,7 +432,7 @@ def random_build(st, me, p, b):
             pick -= 1
     left = legal_total(st, me, tear)  # caps per kind in st[S_TMP:]
     for i in range(b):  # a uniform card among the placeable ones, kind by kind
-        u = below(st, left)
+        u = seat_below(st, me, left)
         k = 0
         while u >= st[S_TMP + k]:
             u -= st[S_TMP + k]

@@ -11,7 +11,7 @@ error names a missing one).
 
 from cardlab.sim.jit import helper, inline
 
-from cardlab.sim.rng import below
+from cardlab.sim.rng import seat_below
 from cardlab.sim.skyscraper.layout import (
     A_BALL, A_BONE, A_BUILD, A_DISCARD, A_DOG, A_HAM, A_SHAKE, A_STEAL, A_STOP, A_SUPER,
     A_THIEF, A_TRUCK, BALL, BONE, DOG, F0, HAM, J, R_FLOOR_MAX, R_FLOOR_SUM, R_FLOORS_TO_WIN,
@@ -212,7 +212,7 @@ def random(st, me, p):
     """Uniform over the legal actions, stopping included (a natural pair counted once,
     whichever card lies first)."""
     n = legal_actions(st, me, False)
-    i = below(st, n + 1)
+    i = seat_below(st, me, n + 1)
     if i == n:
         return STOP
     o = S_ACTS + 4 * i

@@ -20,7 +20,7 @@ function per decision), register it at the bottom and add its branch to each ``a
 import numpy as np
 
 from cardlab.sim.jit import helper, inline
-from cardlab.sim.rng import below
+from cardlab.sim.rng import seat_below
 from cardlab.sim.smokestack import layout as L
 from cardlab.sim.smokestack.layout import (
     A_PASS, A_SWAP, D_DOUBLE, D_SWAP, D_SWEEP, MAXL, R_MAX_LAYOUTS, R_PLAYERS, R_STRAIGHTS,
@@ -257,19 +257,19 @@ RANDOM = Strategy("random", "Uniform over the legal choices at each decision (sw
 @helper("int64(ST, int64, PAR)")
 def random_sweep(st, me, p):
     """Yes or no with even odds."""
-    return below(st, 2)
+    return seat_below(st, me, 2)
 
 
 @helper("int64(ST, int64, PAR)")
 def random_double(st, me, p):
     """Yes or no with even odds; yes picks uniformly among the layouts with a pair."""
-    if below(st, 2) == 0:
+    if seat_below(st, me, 2) == 0:
         return -1
     n = 0
     for l in range(st[S_NLAY + me]):
         if has_pair(st, S_LAY + (me * MAXL + l) * 4):
             n += 1
-    k = below(st, n)
+    k = seat_below(st, me, n)
     for l in range(st[S_NLAY + me]):
         if has_pair(st, S_LAY + (me * MAXL + l) * 4):
             if k == 0:
@@ -282,7 +282,7 @@ def random_double(st, me, p):
 def random_swap(st, me, p):
     """Uniform over every swap (layout, slot, center slot) and the pass."""
     n = st[S_NLAY + me] * 16
-    r = below(st, n + 1)
+    r = seat_below(st, me, n + 1)
     if r == n:
         return PASS
     return (A_SWAP, r >> 4, (r >> 2) & 3, r & 3)
@@ -291,8 +291,8 @@ def random_swap(st, me, p):
 @helper("UniTuple(int64, 2)(ST, int64, PAR)")
 def random_stall(st, me, p):
     """Two distinct slots, uniformly."""
-    a = below(st, 4)
-    b = below(st, 3)
+    a = seat_below(st, me, 4)
+    b = seat_below(st, me, 3)
     if b >= a:
         b += 1
     return a, b

@@ -21,7 +21,7 @@ its branch in each ``ask_*`` (an import error names a missing one).
 import numpy as np
 
 from cardlab.sim.jit import helper, inline
-from cardlab.sim.rng import below
+from cardlab.sim.rng import seat_below
 from cardlab.sim.three_up import layout as L
 from cardlab.sim.three_up.layout import (
     A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, NDEAL, NT, NUP, R_CLEAR_RUN, R_EQUAL, R_MAXN, R_MUST,
@@ -141,7 +141,7 @@ def random_up(st, me, p):
     mask = 0
     k = 0
     while k < NUP:
-        i = below(st, NDEAL)
+        i = seat_below(st, me, NDEAL)
         if not (mask >> i) & 1:
             mask |= 1 << i
             k += 1
@@ -150,7 +150,7 @@ def random_up(st, me, p):
 
 @helper("int64(ST, int64, PAR)")
 def random_draw(st, me, p):
-    return below(st, 2)
+    return seat_below(st, me, 2)
 
 
 @helper("ACT(ST, int64, PAR)")
@@ -170,7 +170,7 @@ def random_discard(st, me, p):
         n += 1
     if n == 0:
         return PICKUP
-    r = below(st, n)
+    r = seat_below(st, me, n)
     for t in range(lo, hi):
         c = st[base + t]
         if r < c:

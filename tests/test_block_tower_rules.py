@@ -27,6 +27,13 @@ from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
 from cardlab.strategies import block_tower as S
 
+from cardlab.sim.testing import conformance_tests
+
+# every check a game must pass (sim/testing.py): conservation, trace = fast path,
+# compiled = plain Python, any --jobs, honesty of every strategy, parameters, knobs, golden trace
+test_conformance = conformance_tests("block_tower")
+
+
 C = L.card_of
 P0 = (0.0,) * 8  # a strategy's parameter values (all zero)
 SAFE = {"base": 0}           # nothing ever falls

@@ -1,8 +1,7 @@
-"""Contracts every game keeps (a new game gets these tests for free):
+"""Contracts every game keeps (with the conformance kit's, sim/testing.py, which checks
+the ``simulate --json`` identity for every game and player count):
 
-* the ``simulate --json`` identity ``sum(win_rate_by_seat) + no_winner_rate == 1``, exact in
-  the integer counts printed beside the rates and to float precision in the rates, for every
-  game and player count;
+* the identity from the command line, on the audit's case;
 * a strategy's illegal action stops the run with one message that names the game, seat,
   strategy with its parameters, decision, action, and the seed and game index to trace;
 * counts beyond the game-index range are refused.
@@ -10,41 +9,16 @@
 from __future__ import annotations
 
 import json
-import math
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from cardlab.analysis.summary import summarize
 from cardlab.sim import runner
 from cardlab.sim.errors import ILLEGAL, IllegalActionError, InputError
 from cardlab.sim.registry import game_ids, get_game
-
-
-def _player_counts():
-    for gid in game_ids():
-        g = get_game(gid)
-        for p in range(g.min_players, g.max_players + 1):
-            yield pytest.param(gid, p, id=f"{gid}-{p}p")
-
-
-def check_identity(s: dict) -> None:
-    n, unit = s["games"], s["win_unit"]
-    assert sum(s["wins_by_seat"]) + unit * s["no_winner_games"] == unit * n
-    assert math.fsum(s["win_rate_by_seat"]) + s["no_winner_rate"] == pytest.approx(1.0, abs=1e-12)
-    for w, r in zip(s["wins_by_seat"], s["win_rate_by_seat"]):
-        assert r == w / unit / n  # full precision, not rounded
-    assert s["no_winner_rate"] == s["no_winner_games"] / n
-    assert s["unfinished_rate"] == s["unfinished_games"] / n
-
-
-@pytest.mark.parametrize("gid,players", _player_counts())
-def test_json_identity_every_game_and_player_count(gid, players):
-    # 3001 games: an odd count, so rates are not short binary fractions
-    s = summarize(runner.run(runner.make_setup(gid, players, [], "reference", seed=7), 3001, jobs=1))
-    check_identity(json.loads(json.dumps(s)))
+from cardlab.sim.testing import check_identity
 
 
 def test_json_identity_from_the_cli():

@@ -22,6 +22,13 @@ from cardlab.sim.runner import make_setup
 from cardlab.strategies import five_towers as S
 from tests import five_towers_helpers as H
 
+from cardlab.sim.testing import conformance_tests
+
+# every check a game must pass (sim/testing.py): conservation, trace = fast path,
+# compiled = plain Python, any --jobs, honesty of every strategy, parameters, knobs, golden trace
+test_conformance = conformance_tests("five_towers")
+
+
 EMPTY = L.EMPTY
 
 

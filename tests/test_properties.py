@@ -8,8 +8,6 @@ fixed and a failure reproduces.
 """
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
@@ -18,6 +16,7 @@ from cardlab.sim import runner
 from cardlab.sim.errors import InputError
 from cardlab.sim.registry import game_ids, get_game
 from cardlab.sim.runner import make_setup
+from cardlab.sim.testing import bad_values, zone_census
 from cardlab.sim.trace import trace
 
 EXAMPLES = 12
@@ -42,32 +41,6 @@ def knob_values(k):
         return hs.lists(hs.floats(k.lo, k.hi, allow_nan=False), min_size=1, max_size=4).map(
             lambda xs: ",".join(f"{x:.6g}" for x in xs))
     raise AssertionError(k.kind)
-
-
-def bad_value(k):
-    """A value the knob must refuse."""
-    if k.kind == "bool":
-        return hs.sampled_from(["maybe", "2", ""])
-    if k.kind == "choice":
-        return hs.sampled_from(["nope", str(k.choices[0]).upper() + "X"])
-    if k.kind in ("int", "float") and k.hi is not None:
-        return hs.sampled_from([str(k.hi + 1) if k.kind == "int" else str(k.hi * 2 + 1), "abc"])
-    return hs.just("abc")
-
-
-def cards(z) -> Counter:
-    """Every string in a zones snapshot (card codes), counted."""
-    out: Counter = Counter()
-    stack = [z]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            out[x] += 1
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-    return out
 
 
 @pytest.mark.parametrize("game_id", game_ids())
@@ -100,14 +73,9 @@ def test_random_valid_rules_play_safely(game_id, data):
         lines = trace(setup, g)
         events, result = lines[1:-1], lines[-1]
         assert events, "a game has at least one event"
-        zones = game.card_zones
-
-        def held(state):
-            return cards([v for k, v in state.items() if zones is None or k in zones])
-
-        deck = held(events[0]["state"])
+        deck = zone_census(game, events[0]["state"])
         for ev in events:
-            assert held(ev["state"]) == deck, f"{game_id}: cards changed at step {ev['step']}"
+            assert zone_census(game, ev["state"]) == deck, f"{game_id}: cards changed at step {ev['step']}"
         assert result["length"] == res.rows[g, 0] and result["unfinished"] == bool(res.rows[g, 1])
 
 
@@ -117,7 +85,7 @@ def test_random_valid_rules_play_safely(game_id, data):
 def test_random_invalid_values_are_refused_by_name(game_id, data):
     game = get_game(game_id)
     k = data.draw(hs.sampled_from(list(game.knobs)), label="knob")
-    v = data.draw(bad_value(k), label="value")
+    v = data.draw(hs.sampled_from(bad_values(k)), label="value")
     with pytest.raises(InputError) as e:
         make_setup(game_id, game.default_players, [f"{k.name}={v}"], None, 1)
     assert k.name in str(e.value) and "\n" not in str(e.value)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from cardlab.sim.registry import game_ids, get_game
+from cardlab.sim.rng import SEAT_RNG, SEED_AT
 from cardlab.sim.schema import COUNTS, NOBODY, OWNER, PILE, SLOTS, Schema, SchemaError
 from cardlab.strategies.base import Param, RegistryError, Strategy, check_dispatch, ids, register
 
@@ -31,9 +32,12 @@ def _schema(decisions=(("play", "kind,a,b,c"),)):
 def test_offsets_are_derived_in_order_and_never_overlap():
     ns = {}
     S = _schema().seal(ns)
-    assert ns["S_RNG"] == 0 and ns["S_RULES"] == 4 and ns["N_RULES"] == 2
-    assert ns["R_PLAYERS"] == 4 and ns["R_HAND_SIZE"] == 5
-    assert ns["S_DRAW_N"] == 6 and ns["S_SCORE_NOW"] == 7 and ns["S_HAND"] == 10
+    # the generators first (the chance stream, the seats' streams, the seed words)
+    assert (ns["S_RNG"], ns["S_SEAT_RNG"], ns["S_SEED"]) == (0, SEAT_RNG, SEED_AT)
+    R0 = SEED_AT + 2
+    assert ns["S_RULES"] == R0 and ns["N_RULES"] == 2
+    assert ns["R_PLAYERS"] == R0 and ns["R_HAND_SIZE"] == R0 + 1
+    assert ns["S_DRAW_N"] == R0 + 2 and ns["S_SCORE_NOW"] == R0 + 3 and ns["S_HAND"] == R0 + 6
     assert ns["S_DRAW"] == ns["S_HAND"] + 3 * 4 and ns["S_OFFER"] == ns["S_DRAW"] + 10
     assert ns["S_PHASE"] == ns["S_OFFER"] + 3 and ns["S_ACTOR"] == ns["S_PHASE"] + 1
     assert ns["ZONES_END"] == ns["S_ACTOR"] + 1 == ns["S_HELD"]
@@ -111,7 +115,7 @@ def test_every_game_declares_its_state(game_id):
     S = game.layout.S
     assert S.sealed and S.game == game_id
     for name, value in S.constants().items():
-        assert getattr(game.layout, name) == value, name
+        assert np.array_equal(getattr(game.layout, name), value), name
     assert S.maxp == game.max_players and tuple(S.events) == tuple(game.event_names)
     visible = {p.visible for p in S.zone_parts()}
     assert NOBODY in visible  # at least a draw pile's order is hidden from everyone

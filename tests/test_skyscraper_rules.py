@@ -18,6 +18,13 @@ from skyscraper_helpers import (
     rng_words, set_rules, skips, strategy_arrays, tower, zones,
 )
 
+from cardlab.sim.testing import conformance_tests
+
+# every check a game must pass (sim/testing.py): conservation, trace = fast path,
+# compiled = plain Python, any --jobs, honesty of every strategy, parameters, knobs, golden trace
+test_conformance = conformance_tests("skyscraper")
+
+
 is_legal = M.is_legal
 apply_action = M.apply_action
 draw = M.draw
@@ -506,20 +513,22 @@ def test_compiled_helper_first_call_from_python():
     import sys
     from pathlib import Path
 
-    # the generator lives in st[0:4]: seeding writes those four words and nothing else
+    # the chance stream lives in st[0:4]: seeding writes those four words, the root seed
+    # and game index after the (still unseeded, all-zero) seat streams, and nothing else
     code = ("import numpy as np\n"
-            "from cardlab.sim.rng import seed_game\n"
+            "from cardlab.sim.rng import SEED_AT, seed_game\n"
             "from cardlab.sim.skyscraper import layout as L\n"
             "st = np.zeros(L.S_SIZE, np.int64)\n"
             "seed_game(st, 1, 0)\n"
             "print(*(int(x) for x in st[0:4].view(np.uint64)))\n"
-            "print(int(np.count_nonzero(st[4:])))\n")
+            "print(int(np.count_nonzero(st[4:SEED_AT])), int(np.count_nonzero(st[SEED_AT + 2:])),"
+            " *st[SEED_AT:SEED_AT + 2])\n")
     p = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr.strip().splitlines()[-1:]
     words, rest = p.stdout.split("\n")[:2]
     assert [int(x) for x in words.split()] == [int(x) for x in rng_words(new_state(seed=1))]
-    assert int(rest) == 0
+    assert [int(x) for x in rest.split()] == [0, 0, 1, 0]
 
 
 # ---------------------------------------------------------------- setup

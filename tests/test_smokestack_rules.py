@@ -20,6 +20,13 @@ from cardlab.sim.smokestack import layout as L
 from cardlab.sim.smokestack import moves as M
 from cardlab.strategies import smokestack as S
 
+from cardlab.sim.testing import conformance_tests
+
+# every check a game must pass (sim/testing.py): conservation, trace = fast path,
+# compiled = plain Python, any --jobs, honesty of every strategy, parameters, knobs, golden trace
+test_conformance = conformance_tests("smokestack")
+
+
 C = L.card_of
 
 

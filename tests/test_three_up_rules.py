@@ -25,6 +25,13 @@ from cardlab.sim.three_up import layout as L
 from cardlab.sim.three_up import moves as M
 from cardlab.strategies import three_up as S
 
+from cardlab.sim.testing import conformance_tests
+
+# every check a game must pass (sim/testing.py): conservation, trace = fast path,
+# compiled = plain Python, any --jobs, honesty of every strategy, parameters, knobs, golden trace
+test_conformance = conformance_tests("three_up")
+
+
 T = L.type_of_face
 PLAY, PICK = L.A_PLAY, L.A_PICKUP
 

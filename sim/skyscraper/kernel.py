@@ -13,7 +13,7 @@ from numba import njit
 from cardlab.sim import engine
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.jit import inline
-from cardlab.sim.rng import shuffle
+from cardlab.sim.rng import SEAT_RNG, shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.skyscraper.layout import (
     A_STOP, D_PLAY, END_CAP, END_WIN, ENGINE, EV_DEAL, EV_SKIP, F0, NT, R_DRAW_SKIP_AT,
@@ -101,6 +101,25 @@ def start_turn(st, me):
 
 
 @inline
+def same_streams(st, P):
+    """No generator drew since ``mark_streams``: a stream's first word changes at every
+    draw (the chance stream's, and each seat's own)."""
+    if st[0] != st[S_MARK_RNG]:
+        return False
+    for s in range(P):
+        if st[SEAT_RNG + 4 * s] != st[S_MARK_RNG + 1 + s]:
+            return False
+    return True
+
+
+@inline
+def mark_streams(st, P):
+    st[S_MARK_RNG] = st[0]
+    for s in range(P):
+        st[S_MARK_RNG + 1 + s] = st[SEAT_RNG + 4 * s]
+
+
+@inline
 def begin_turns(st, me):
     """Seat ``me``'s turn, and the next seats' while they skip, up to a seat's first
     ``D_PLAY``.  Every seat slot counts as a turn; the cap ends the game unfinished."""
@@ -110,16 +129,17 @@ def begin_turns(st, me):
             game_over(st, np.int64(0), True)
             return
         if me == 0 and st[S_SHORTCUT_OFF] == 0:
-            # A whole round in which nothing moved and no random number was drawn leaves
-            # the state as it was: every later round is the same no-op (hands of 8 that
-            # cannot build, say), so jump straight to the turn cap.  Exact, and it spares
-            # the few percent of stuck games most of the run time.
-            if st[S_MOVES] == st[S_MARK_MOVES] and st[0] == st[S_MARK_RNG]:
+            # A whole round in which nothing moved and no random number was drawn (by
+            # chance or by any seat's strategy) leaves the state as it was: every later
+            # round is the same no-op (hands of 8 that cannot build, say), so jump
+            # straight to the turn cap.  Exact, and it spares the few percent of stuck
+            # games most of the run time.
+            if st[S_MOVES] == st[S_MARK_MOVES] and same_streams(st, P):
                 st[S_TURN] = st[R_MAX_TURNS]
                 game_over(st, np.int64(0), True)
                 return
             st[S_MARK_MOVES] = st[S_MOVES]
-            st[S_MARK_RNG] = st[0]
+            mark_streams(st, P)
         st[S_TURN] += 1
         if start_turn(st, me):
             return

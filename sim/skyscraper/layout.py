@@ -61,7 +61,8 @@ S.zone("disc", DECK_MAX, "the discard pile, newest last", encoding=PILE, count="
 S.end_zones()
 S.book("moves", 1, "events this game (to spot a table where nothing moves)")
 S.book("mark_moves", 1, "events at the start of the last round (stuck-table check)")
-S.book("mark_rng", 1, "the generator word at the start of the last round (stuck-table check)")
+S.book("mark_rng", 1 + MAXP, "the chance stream's first word, then each seat stream's, at the start "
+       "of the last round (stuck-table check)")
 MAXACT = 96
 S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal, the random strategy), 4 ints each")
 S.scratch("shortcut_off", 1, "1: never jump to the turn cap on a stuck table (a test's switch)")

@@ -101,6 +101,33 @@ class ThreeUp(Game):
         never matter for play."""
         return [(t, L.face(t)) for t, n in sorted(L.deck_counts(rules).items()) if n > 0]
 
+    # ------------------------------------------------------------ re-dealing hidden cards
+    # (sim/observe.py) a hand is a stack of card ids per type with its count (S_HCNT):
+    # read and written here; and while seats still choose their up cards, each one's
+    # six dealt positions (S_DEALT) must name the cards its re-dealt hand now holds
+    @staticmethod
+    def zone_cards(st: np.ndarray, name: str, seat: int | None) -> list[int]:
+        if name != "hand":
+            return L.S.cards(st, name, seat)
+        o = seat * L.NT
+        return [int(st[L.S_HAND + (o + t) * L.MAXK + k])
+                for t in range(L.NT) for k in range(int(st[L.S_HCNT + o + t]))]
+
+    @staticmethod
+    def put_zone_cards(st: np.ndarray, name: str, seat: int | None, cards: list[int]) -> bool:
+        if name != "hand":
+            return False
+        o = seat * L.NT
+        st[L.S_HCNT + o:L.S_HCNT + o + L.NT] = 0
+        for c in cards:
+            t = int(st[L.R_TYPE + c])
+            k = int(st[L.S_HCNT + o + t])
+            st[L.S_HAND + (o + t) * L.MAXK + k] = c
+            st[L.S_HCNT + o + t] = k + 1
+        if st[L.S_PHASE] == L.D_UP and seat >= st[L.S_ACTOR]:  # its up choice is to come
+            st[L.S_DEALT + seat * L.NDEAL:L.S_DEALT + (seat + 1) * L.NDEAL] = cards
+        return True
+
     # ------------------------------------------------------------ traces
     @staticmethod
     def codes(snap: np.ndarray) -> list[str]:

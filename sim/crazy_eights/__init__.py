@@ -1,0 +1,119 @@
+"""Crazy Eights (game id ``crazy_eights``): knobs, rule vector, card types and trace decoding.
+
+Rules: ``docs/rules/crazy_eights.md`` (our page, with the decisions we took) and
+``../shared/rules/crazy_eights.md``.  The compiled game is in ``kernel.py`` (the resumable
+step function) and ``moves.py`` (the rules' helpers, ``legal``); the state schema and the
+numbers it shares with strategies are in ``layout.py``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cardlab.sim.crazy_eights import layout as L
+from cardlab.sim.errors import InputError
+from cardlab.sim.game import Game
+from cardlab.sim.knobs import Knob
+
+MAX_HAND = 25
+
+
+class CrazyEights(Game):
+    id = "crazy_eights"
+    title = "Crazy Eights: shed your hand on a matching rank or suit; eights are wild"
+    min_players = 2
+    default_players = 3
+    length_unit = "turns"
+    layout = L          # the schema: seats, events, ends, tally and the modules follow from it
+    score_name = "points"
+    # the report also plays these variants on the same seeds: how often tables block without
+    # a new stock, and what a kept 8 starter gives seat 0
+    report_variants = (("reshuffle", "false"), ("starter_eight", "keep"))
+    knobs = (
+        Knob("hand_size", "choice", "auto", "cards dealt to each seat: auto = 7 with 2 players, 5 "
+             f"with 3 or more; or a number 1..{MAX_HAND}",
+             choices=("auto",) + tuple(str(n) for n in range(1, MAX_HAND + 1))),
+        Knob("starter_eight", "choice", "rebury", "an 8 turned as the starter: rebury = back into "
+             "the stock under at least one card, turn the next; keep = it stays and any card may "
+             "be played on it", choices=("rebury", "keep")),
+        Knob("may_draw_when_able", "bool", False, "a seat that can play may draw instead (one card "
+             "at a time, at each of its play decisions)"),
+        Knob("draw_limit", "int", 0, "cards a seat may draw in one turn: 0 = until it can play; n = "
+             "at most n, then it passes", 0, L.NCARDS),
+        Knob("reshuffle", "bool", True, "an empty stock is renewed from the discard pile except its "
+             "top card, shuffled (false: no new stock)"),
+        Knob("score", "choice", "win", "win = record who won only (scores 0); points = each winner "
+             "scores the penalty points left in the losers' hands, each loser minus its own",
+             choices=("win", "points")),
+        Knob("max_turns", "int", 1000, "turn cap (seat slots, passes included): the game ends "
+             "unfinished, no winner", 1, 100_000),
+    )
+
+    @staticmethod
+    def hand_size(rules: dict[str, Any], players: int) -> int:
+        h = rules["hand_size"]
+        return (7 if players == 2 else 5) if h == "auto" else int(h)
+
+    def validate(self, rules: dict[str, Any], players: int) -> None:
+        # the starter needs a card; reburying an 8 needs a card that is not an 8 in what is
+        # left, which the 4 eights cannot all be once 5 cards are left
+        h = self.hand_size(rules, players)
+        most = L.NCARDS - (5 if rules["starter_eight"] == "rebury" else 1)
+        if h * players > most:
+            raise InputError(f"cannot deal hand_size={rules['hand_size']} ({h} cards) to {players} "
+                             f"players: with starter_eight={rules['starter_eight']} at most {most} "
+                             f"cards can be dealt ({most // players} each)")
+
+    def rules_vector(self, rules: dict[str, Any], players: int) -> np.ndarray:
+        v = np.zeros(L.N_RULES, dtype=np.int64)  # the kernel copies it to st[S_RULES:]
+        values = {
+            L.R_PLAYERS: players, L.R_HAND_SIZE: self.hand_size(rules, players),
+            L.R_REBURY: rules["starter_eight"] == "rebury", L.R_MAY_DRAW: rules["may_draw_when_able"],
+            L.R_DRAW_LIMIT: rules["draw_limit"], L.R_RESHUFFLE: rules["reshuffle"],
+            L.R_POINTS: rules["score"] == "points", L.R_MAX_TURNS: rules["max_turns"],
+        }
+        for slot, value in values.items():
+            v[slot - L.S_RULES] = int(value)
+        return v
+
+    def max_length(self, rules: dict[str, Any]) -> int:
+        return int(rules["max_turns"])
+
+    def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:
+        return list(enumerate(L.RANKS))  # card power by rank
+
+    # ------------------------------------------------------------ traces
+    def zones(self, snap: np.ndarray, players: int) -> dict:
+        """Every zone of a snapshot by name, cards as codes (8H, TS): the stock top first,
+        the discard pile bottom first (its last card is the top), each seat's hand."""
+        code, S = L.card_code, L.S
+        return {
+            "stock": [code(c) for c in S.cards(snap, "stock")[::-1]],
+            "discard": [code(c) for c in S.cards(snap, "discard")],
+            "hands": [[code(c) for c in S.cards(snap, "hands", s)] for s in range(players)],
+        }
+
+    def decode_trace(self, rules, players, st):
+        n, tev, tsnap = self.trace_arrays(st)
+        events = []
+        for i in range(n):
+            kind, player, turn, a, b = (int(x) for x in tev[i][:5])
+            ev: dict[str, Any] = {"type": "event", "step": i, "turn": turn,
+                                  "player": None if player < 0 else player, "action": L.EVENT_NAMES[kind]}
+            if kind == L.EV_DEAL:
+                ev.update(seat=a, card=L.card_code(b))
+            elif kind == L.EV_STARTER:
+                ev.update(card=L.card_code(a), reburied=bool(b))
+            elif kind == L.EV_PLAY:
+                ev.update(card=L.card_code(a), called=None if b < 0 else L.SUITS[b])
+            elif kind == L.EV_DRAW:
+                ev.update(card=L.card_code(a))
+            elif kind == L.EV_RESHUFFLE:
+                ev.update(cards=a)
+            ev["state"] = self.zones(tsnap[i], players)
+            events.append(ev)
+        return events
+
+
+GAME = CrazyEights()

@@ -1,0 +1,77 @@
+"""Crazy Eights' numbers: cards, rule slots, the state schema, decisions, events.
+
+Cards.  One 52-card deck; card ``c = 13 * suit + rank`` with suits C D H S (0..3) and
+ranks A 2 .. 9 T J Q K (0..12), so the rank order of the rules (A < 2 < ... < K) is the
+number order and every card is one bit of an int64: a hand is a ``MASK`` zone of one word.
+A card's suit bits are ``SUIT_MASK[s]``, a rank's four cards ``RANK_MASK[r]``.  Card power
+counts ranks (13 types: "how much do the eights decide games" is the power of type ``8``).
+"""
+from cardlab.sim.schema import MASK, NOBODY, OWNER, PILE, Schema
+
+MAXP = 7
+NCARDS = 52
+SUITS = "CDHS"
+RANKS = "A23456789TJQK"
+EIGHT = 7                                   # the rank of an 8
+ANY = 4                                     # the suit to match on a kept 8 starter: any card
+SUIT_MASK = tuple(0x1FFF << (13 * s) for s in range(4)) + ((1 << NCARDS) - 1,)  # ... [ANY]: all
+RANK_MASK = tuple(sum(1 << (13 * s + r) for s in range(4)) for r in range(13))
+EIGHTS = RANK_MASK[EIGHT]
+PENALTY = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)  # by rank: A = 1, 8 = 50, T J Q K = 10
+
+
+def card_code(c: int) -> str:
+    return RANKS[c % 13] + SUITS[c // 13]
+
+
+def card_of(code: str) -> int:
+    return 13 * SUITS.index(code[1]) + RANKS.index(code[0])
+
+
+EVENT_NAMES = ("deal", "starter", "play", "draw", "pass", "reshuffle")
+EV_DEAL, EV_STARTER, EV_PLAY, EV_DRAW, EV_PASS, EV_RESHUFFLE = range(6)
+# event fields: deal (seat, card); starter (card, 1 if it was an 8 buried again); play (card,
+# called suit or -1); draw (card); pass (); reshuffle (cards in the new stock)
+
+END_NAMES = ("out", "blocked", "cap")
+END_OUT, END_BLOCKED, END_CAP = range(3)
+
+# ---------------------------------------------------------------- the state
+# Two decisions, in the order a turn meets them (see kernel.py):
+#   play  (kind, card): A_PLAY a legal card from the hand, or A_DRAW one card from the stock
+#         (offered only with may_draw_when_able=true; a seat that cannot play draws without
+#         being asked, and one that cannot draw either passes);
+#   call  (suit): the suit the next seat must follow after the seat's 8 (0..3 = C D H S).
+S = Schema("crazy_eights", maxp=MAXP, n_types=13, events=EVENT_NAMES, ends=END_NAMES,
+           decisions=(("play", "kind,card"), ("call", "suit")))
+# hand_size: the number dealt (auto resolved by the Game); rebury, may_draw, reshuffle, points:
+# 0/1 (starter_eight=rebury, may_draw_when_able, reshuffle, score=points)
+R = S.rules("players", "hand_size", "rebury", "may_draw", "draw_limit", "reshuffle", "points",
+            "max_turns")
+S.counter("stock_n", "cards in the stock")
+S.counter("disc_n", "cards in the discard pile")
+S.counter("turn", "turns (seat slots) begun in the game")
+S.counter("suit", "the suit to follow: the top card's, the suit called after an 8, 4 = any (kept 8 starter)")
+S.counter("passes", "passes in a row (a draw or a play resets it)")
+S.counter("drawn", "cards the seat to act drew this turn (draw_limit)")
+S.seats("hand_n", "cards in the seat's hand")
+S.zone("hands", 1, "the seat's hand (a bit mask)", owner=True, visible=OWNER, encoding=MASK)
+S.zone("stock", NCARDS, "the stock, top = last", visible=NOBODY, encoding=PILE, count="stock_n")
+S.zone("discard", NCARDS, "the discard pile, bottom first (the last card is the top)",
+       encoding=PILE, count="disc_n")
+S.end_zones()
+# play: every card of a hand (all but the starter: 51) and the draw; call: the 4 suits
+MAXACT = NCARDS + 1
+assert MAXACT >= (NCARDS - 1) + 1 and MAXACT >= 4
+S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal, the random strategy), 4 ints each")
+MEMW = 4
+S.scratch("memory", MAXP * MEMW, "each seat's strategy memory (starver): MEMW numbers from "
+          "S_MEMORY + seat * MEMW, cleared by setup")
+S.seal(globals())
+# starver's memory, offsets within its seat's MEMW words: the turn of its last play + 1 (0:
+# none pending), the suit in force after that play, the next seat's hand size then, and the
+# suit the next seat has shown it cannot follow + 1 (0: none)
+M_TURN, M_SUIT, M_COUNT, M_VOID = range(MEMW)
+
+# actions of the play decision, as (kind, card, 0, 0)
+A_PLAY, A_DRAW = range(2)

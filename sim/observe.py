@@ -1,0 +1,179 @@
+"""What a seat sees, and the positions it cannot tell apart from the real one.
+
+Both follow from the schema's visibility (``sim/schema.py``): a zone is PUBLIC (every
+seat sees its cards), OWNER (only the seat whose block it is: a hand) or NOBODY (a draw
+pile's order, face-down cards).  Counts are public: how many cards a hidden zone holds.
+
+- ``observation(game, st, seat)``: the state as ``seat`` sees it, a trace-style dict of
+  zones by the schema's part names (cards as the rules page's codes); a zone hidden from
+  the seat shows only ``{"hidden": n}``.
+- ``determinize(game, st, seat, rng)``: a copy of ``st`` in which every card the seat
+  cannot see is re-dealt: the contents of all zones hidden from it are pooled, shuffled
+  with ``rng`` (a numpy Generator) and dealt back into the same zones in the same
+  numbers.  What cannot be seen also includes the future: the copy's chance stream is
+  reseeded from ``rng``, and so are the other seats' own streams (their strategies'
+  future random choices) and the seed words they would be seeded from; the engine's
+  card-power bits of the other seats (which types each ever held or played: they follow
+  hidden cards) become noise.  The seat's own
+  stream is kept (seeded first if it has not drawn yet), so its strategy draws exactly
+  what it would have drawn in the real position.
+
+A strategy that decides only from what its seat sees answers the same in the real
+position and in any determinization of it: that is the honesty test
+(``sim/testing.py``), and the search player samples its worlds from ``determinize``.
+
+A game whose hidden zones are all PILE, COUNTS, SLOTS or MASK zones needs nothing more.
+A game with a hidden TABLE zone, or with numbers derived from a hidden zone (3UP's
+per-type counts of a hand), gives its ``Game`` class three hooks:
+``zone_cards(st, name, seat)`` (the cards of a zone), ``put_zone_cards(st, name, seat,
+cards)`` (write a zone's cards, and whatever follows from them) and ``after_redeal(st)``
+(anything else that must follow the new cards).  The defaults below serve every other
+encoding.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cardlab.sim.rng import SEAT_RNG, SEED_AT, seed_seat
+from cardlab.sim.schema import COUNTS, MASK, NOBODY, OWNER, PILE, SLOTS, TABLE, VALUES
+
+
+def players_of(game, st: np.ndarray) -> int:
+    return int(st[game.schema.parts["rules"].offset])
+
+
+# ------------------------------------------------------------ reading and writing zones
+def zone_cards(game, st: np.ndarray, name: str, seat: int | None) -> list[int]:
+    """The cards of zone ``name`` (seat's block for a per-seat zone)."""
+    hook = getattr(game, "zone_cards", None)
+    if hook is not None and game.schema.parts[name].encoding == TABLE:
+        return [int(c) for c in hook(st, name, seat)]
+    return game.schema.cards(st, name, seat)
+
+
+def put_zone_cards(game, st: np.ndarray, name: str, seat: int | None, cards: list[int]) -> None:
+    """Write ``cards`` into zone ``name``, which held as many before (its counter stays)."""
+    S = game.schema
+    p = S.parts[name]
+    hook = getattr(game, "put_zone_cards", None)
+    if hook is not None and hook(st, name, seat, cards):  # the game wrote it (True)
+        return
+    if p.encoding == TABLE:
+        raise NotImplementedError(f"{S.game}: zone '{name}' is a table zone hidden from some seat: "
+                                  "the game's put_zone_cards must write it (sim/observe.py)")
+    blk = p.block(seat)
+    if p.encoding == PILE:
+        st[blk.start:blk.start + len(cards)] = cards
+    elif p.encoding == COUNTS:
+        st[blk] = np.bincount(np.asarray(cards, dtype=np.int64), minlength=p.size)[:p.size]
+    elif p.encoding == SLOTS:
+        taken = [i for i in range(blk.start, blk.stop) if st[i] >= 0]
+        st[taken] = cards
+    elif p.encoding == MASK:
+        words = np.zeros(p.size, dtype=np.int64)
+        for c in cards:
+            words[c // 63] |= np.int64(1) << np.int64(c % 63)
+        st[blk] = words
+    else:
+        raise ValueError(f"{S.game}: zone '{name}' holds {p.encoding}, not cards")
+
+
+# ------------------------------------------------------------ determinize
+def _fresh_words(rng: np.random.Generator, n: int) -> np.ndarray:
+    """n random words for generator states (all non-zero: never an unseeded stream)."""
+    return rng.integers(1, np.iinfo(np.int64).max, size=n, dtype=np.int64)
+
+
+def determinize(game, st: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:
+    """A copy of ``st`` with everything ``seat`` cannot see drawn afresh (see the module
+    docstring): the hidden cards re-dealt into the same zones in the same numbers, the
+    chance stream and the other seats' streams reseeded, the seat's own stream kept."""
+    S = game.schema
+    P = players_of(game, st)
+    out = st.copy()
+    hidden = S.hidden_from(seat, P)
+    held = [zone_cards(game, out, name, owner) for name, owner in hidden]
+    pool = np.array([c for cards in held for c in cards], dtype=np.int64)
+    rng.shuffle(pool)
+    k = 0
+    for (name, owner), cards in zip(hidden, held):
+        put_zone_cards(game, out, name, owner, [int(c) for c in pool[k:k + len(cards)]])
+        k += len(cards)
+    hook = getattr(game, "after_redeal", None)
+    if hook is not None:
+        hook(out)
+    # the engine's card-power bits follow the hidden cards (which types a seat ever held,
+    # drawn cards included): the other seats' are noise in the copy, so a strategy that
+    # read them would answer differently and fail the honesty test
+    for part in ("held", "played"):
+        p = S.parts[part]
+        for s in range(P):
+            if s != seat:
+                out[p.block(s)] = rng.integers(0, 2, size=p.size)
+    # the future: chance, the other seats' random choices, the seeds they come from
+    seed_seat(out, seat)
+    mine = out[SEAT_RNG + 4 * seat:SEAT_RNG + 4 * seat + 4].copy()
+    out[0:4] = _fresh_words(rng, 4)
+    out[SEAT_RNG:SEED_AT] = _fresh_words(rng, SEED_AT - SEAT_RNG)
+    out[SEED_AT:SEED_AT + 2] = rng.integers(0, np.iinfo(np.int64).max, size=2, dtype=np.int64)
+    out[SEAT_RNG + 4 * seat:SEAT_RNG + 4 * seat + 4] = mine
+    return out
+
+
+# ------------------------------------------------------------ observation
+def _codes(game, st: np.ndarray):
+    """card id -> the rules page's code."""
+    if hasattr(game, "codes"):
+        names = game.codes(st)
+        return lambda c: names[c]
+    code = getattr(game.layout, "card_code", None)
+    return code or str
+
+
+def observation(game, st: np.ndarray, seat: int) -> dict[str, Any]:
+    """What ``seat`` sees in ``st``: the pending decision and who decides, every public
+    counter, and every zone by its schema name (per-seat zones as a list by seat) as
+    card codes, or ``{"hidden": n}`` where the seat may not see the cards."""
+    S = game.schema
+    P = players_of(game, st)
+    code = _codes(game, st)
+    phase = int(st[S.parts["phase"].offset])
+    obs: dict[str, Any] = {
+        "seat": seat,
+        "decision": S.decisions[phase - 1][0] if phase > 0 else None,
+        "actor": int(st[S.parts["actor"].offset]) if phase > 0 else None,
+        "counters": {}, "zones": {},
+    }
+
+    def sees(p, owner):
+        return p.visible == "public" or (p.visible == OWNER and owner == seat)
+
+    for p in S.parts.values():
+        if p.section != "zones" or p.name in ("phase", "actor"):
+            continue
+        owners = list(range(P)) if p.owner else [None]
+        if p.encoding == VALUES:
+            vals = [[int(x) for x in st[p.block(o)]] if sees(p, o) else None for o in owners]
+            vals = [v[0] if v is not None and p.size == 1 else v for v in vals]
+            obs["counters"][p.name] = vals if p.owner else vals[0]
+            continue
+        shown = []
+        for o in owners:
+            if sees(p, o) and p.encoding == TABLE and not hasattr(game, "zone_cards"):
+                shown.append([int(x) for x in st[p.block(o)]])  # the game's own rows
+                continue
+            cards = zone_cards(game, st, p.name, o)
+            shown.append([code(c) for c in cards] if sees(p, o) else {"hidden": len(cards)})
+        obs["zones"][p.name] = shown if p.owner else shown[0]
+    return obs
+
+
+def unseen(game, st: np.ndarray, seat: int) -> list[int]:
+    """The cards ``seat`` cannot see (the pool ``determinize`` re-deals)."""
+    return [c for name, owner in game.schema.hidden_from(seat, players_of(game, st))
+            for c in zone_cards(game, st, name, owner)]
+
+
+__all__ = ["observation", "determinize", "unseen", "zone_cards", "put_zone_cards", "NOBODY"]

@@ -1,0 +1,413 @@
+"""The conformance kit: everything a game must satisfy, in one call.
+
+``check_game("my_game")`` runs every check below and raises ``AssertionError`` naming the
+first that fails; in a game's test file one line gives each check its own test::
+
+    from cardlab.sim.testing import conformance_tests
+    test_conformance = conformance_tests("my_game")
+
+The checks (``CHECKS``, in the order they run):
+
+- ``conservation``: 240 seeded games (a third each at the fewest, the default and the
+  most players) driven only through ``setup``/``legal``/``step`` with uniformly random
+  legal actions: every action ``legal`` lists is one ``step`` accepts, after every step
+  every card is in exactly one zone (the multiset of all zones equals the deck), and
+  every game ends or stops at its cap;
+- ``trace_equals_fast``: a traced game (the same kernel in trace mode) ends exactly like
+  the fast path's game of the same seed and index, for every strategy, with every card in
+  one zone after every event;
+- ``compiled_equals_python``: ``cardlab simulate`` compiled and with ``NUMBA_DISABLE_JIT=1``
+  print the same JSON (timings aside), in the reference's self-play and in a pool of every
+  strategy;
+- ``jobs_identical``: 1 thread and 2 threads with small chunks give the same tally;
+- ``honesty``: every strategy, at 2,000 decisions of seeded games, answers the same in
+  re-dealt positions (``sim/observe.determinize``: what its seat cannot see drawn afresh,
+  the generators reseeded) as in the real one;
+- ``parameter_bounds``: every strategy parameter at both bounds, alone and in a mixed pool,
+  at every player count's edges, plays without an error;
+- ``no_dead_parameter``: every parameter changes play between its bounds (under the rule its
+  help names as ``with KNOB=VALUE``);
+- ``json_identity``: ``sum(win_rate_by_seat) + no_winner_rate == 1`` exactly in counts, for
+  every player count;
+- ``bad_knobs``: a bad value of every knob, and a player count out of range, is refused in
+  one line that names it;
+- ``golden_trace``: game 3 of the default setup traces exactly as
+  ``tests/golden/traces/GAME.jsonl`` (written by ``python scripts/golden.py --trace GAME``).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from cardlab.sim import runner
+from cardlab.sim.errors import InputError
+from cardlab.sim.observe import determinize
+from cardlab.sim.registry import get_game
+from cardlab.sim.rng import seed_game
+from cardlab.sim.schema import DONE
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN_TRACES = ROOT / "tests" / "golden" / "traces"
+TIMING_KEYS = ("elapsed_s", "games_per_second")
+WITH_RULE = re.compile(r"with (\w+)=([^\s,;)]+)")
+
+
+class HonestyError(AssertionError):
+    """A strategy decided differently when only what its seat cannot see changed."""
+
+
+# ------------------------------------------------------------ helpers
+def zone_census(game, zones: dict) -> Counter:
+    """Every card code in a trace-style zones dict (the game's ``card_zones`` of it, when
+    it names them), counted."""
+    keep = game.card_zones
+    out: Counter = Counter()
+    stack = [v for k, v in zones.items() if keep is None or k in keep]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            out[x] += 1
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return out
+
+
+def card_census(game, st: np.ndarray, players: int) -> Counter:
+    """Every card code in the zones of ``st``, counted (the game's own trace decoding)."""
+    return zone_census(game, game.zones(st[:game.layout.ZONES_END], players))
+
+
+def new_game(game, setup, index: int) -> np.ndarray:
+    """Game ``index`` of ``setup`` set up and stopped at its first decision."""
+    st = game.schema.new_state(game.rules_vector(setup.rules, setup.players))
+    seed_game(st, setup.seed, index)
+    game.model().setup(st)
+    return st
+
+
+def legal_actions(game, st: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Every legal action of the pending decision (the game's ``legal``)."""
+    n = int(game.model().legal(st))
+    o = game.layout.S_ACTS
+    return [tuple(int(x) for x in row) for row in st[o:o + 4 * n].reshape(n, 4)]
+
+
+def random_legal(game, st: np.ndarray, rng: np.random.Generator) -> tuple[int, int, int, int]:
+    """A uniformly random legal action of the pending decision (None when there is none)."""
+    n = int(game.model().legal(st))
+    if n == 0:
+        return None
+    o = game.layout.S_ACTS + 4 * int(rng.integers(n))
+    return tuple(int(x) for x in st[o:o + 4])
+
+
+def chooser(game) -> Callable:
+    """The game's compiled strategy dispatch: ``choose(sid, st, me, params)``."""
+    return importlib.import_module(game.strategy_module).choose
+
+
+def _step_cap(game, setup) -> int:
+    return 50 * game.max_length(setup.rules) + 1000  # decisions, not turns: generous
+
+
+# ------------------------------------------------------------ the checks
+def check_conservation(game_id: str, games: int = 240, seed: int = 3) -> None:
+    game = get_game(game_id)
+    M, L = game.model(), game.layout
+    rng = np.random.default_rng(seed)
+    for g in range(games):
+        players = (game.min_players, game.default_players, game.max_players)[g % 3]
+        setup = runner.make_setup(game_id, players, None, None, seed)
+        st = new_game(game, setup, g)
+        deck = card_census(game, st, players)
+        cap = _step_cap(game, setup)
+        for k in range(cap):
+            if st[L.S_PHASE] == DONE:
+                break
+            act = random_legal(game, st, rng)
+            assert act, f"{game_id} game {g}: decision {st[L.S_PHASE]} of seat {st[L.S_ACTOR]} has no legal action"
+            M.step(st, act)
+            got = card_census(game, st, players)
+            assert got == deck, (f"{game_id} game {g} ({players} players), step {k}: cards changed: "
+                                 f"gained {dict(got - deck)}, lost {dict(deck - got)}")
+        assert st[L.S_PHASE] == DONE, f"{game_id} game {g}: no end after {cap} random decisions"
+        assert 0 <= st[L.S_LENGTH] <= game.max_length(setup.rules)
+        if st[L.S_UNFINISHED]:
+            assert st[L.S_LENGTH] == game.max_length(setup.rules), f"{game_id} game {g}: unfinished before the cap"
+
+
+def check_trace_equals_fast(game_id: str, games: int = 3) -> None:
+    from cardlab.sim.trace import trace
+
+    game = get_game(game_id)
+    for name in game.strategies:
+        setup = runner.make_setup(game_id, None, None, name, 5)
+        res = runner.run(setup, games, jobs=1, keep_rows=True)
+        for g in range(games):
+            lines = trace(setup, g)
+            events, result = lines[1:-1], lines[-1]
+            assert events, f"{game_id}: a traced game has no events"
+            row = res.rows[g]
+            assert (result["length"], result["unfinished"]) == (int(row[0]), bool(row[1])), (
+                f"{game_id} {name} game {g}: the trace ends differently from the fast path")
+            assert result["winners"] == [s for s in range(setup.players) if (int(row[2]) >> s) & 1]
+            assert result["scores"] == [int(x) for x in row[3:3 + setup.players]]
+
+
+def _cardlab() -> list[str]:
+    exe = Path(sys.executable).parent / "cardlab"
+    if exe.is_file() and os.access(exe, os.X_OK):
+        return [str(exe)]
+    found = shutil.which("cardlab")
+    return [found] if found else [sys.executable, "-m", "cardlab.cli"]
+
+
+def simulate_json(game_id: str, args: list[str], disable_jit: bool) -> dict:
+    """``cardlab simulate GAME ARGS --json`` in its own process (plain Python with
+    ``disable_jit``: numba leaves every ``@njit`` function as ordinary Python)."""
+    env = dict(os.environ)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    if disable_jit:
+        env["NUMBA_DISABLE_JIT"] = "1"
+    cmd = _cardlab() + ["simulate", game_id, *args, "--json"]
+    p = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    mode = "NUMBA_DISABLE_JIT=1" if disable_jit else "compiled"
+    assert p.returncode == 0, f"{mode} run failed (exit {p.returncode}): {' '.join(cmd)}\n{p.stderr}"
+    return {k: v for k, v in json.loads(p.stdout).items() if k not in TIMING_KEYS}
+
+
+def check_compiled_equals_python(game_id: str, games: int = 20) -> None:
+    game = get_game(game_id)
+    names = list(game.strategies)
+    pool = ",".join(names[i % len(names)] for i in range(game.default_players))
+    for args in (["--games", str(games), "--seed", "5"],
+                 ["--games", str(games), "--seed", "6", "--strategies", pool]):
+        a, b = simulate_json(game_id, args, False), simulate_json(game_id, args, True)
+        differing = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        assert not differing, (f"{game_id} {' '.join(args)}: compiled and NUMBA_DISABLE_JIT=1 differ in "
+                               + ", ".join(f"{k} ({a.get(k)!r} vs {b.get(k)!r})" for k in differing))
+
+
+def check_jobs_identical(game_id: str, games: int = 900) -> None:
+    game = get_game(game_id)
+    names = list(game.strategies)
+    pool = ",".join(names[i % len(names)] for i in range(game.default_players))
+    setup = runner.make_setup(game_id, None, None, pool, 9)
+    one = runner.run(setup, games, jobs=1).tally.data
+    two = runner.run(setup, games, jobs=2, chunk=100).tally.data
+    assert np.array_equal(one, two), f"{game_id}: 1 and 2 threads (chunks of 100) give different tallies"
+
+
+def check_honesty(game_id: str, decisions: int = 2000, redeals: int = 3, seed: int = 17,
+                  strategies: list[str] | None = None, choose: Callable | None = None) -> int:
+    """Every strategy (or ``choose``, a function like the game's dispatch) answers each of
+    ``decisions`` real decisions the same in ``redeals`` re-dealt copies of the position;
+    returns the decisions checked.  Raises HonestyError at the first that differs."""
+    game = get_game(game_id)
+    M, L = game.model(), game.layout
+    ask = choose or chooser(game)
+    rng = np.random.default_rng(seed)
+    checked = 0
+    for name in (strategies or list(game.strategies)):
+        setup = runner.make_setup(game_id, None, None, name, seed)
+        _, sids, params = setup.arrays()
+        params = [tuple(float(x) for x in row) for row in params]
+        seen, g = 0, 0
+        while seen < decisions and g < 10 * decisions:
+            st = new_game(game, setup, g)
+            for _ in range(_step_cap(game, setup)):
+                if st[L.S_PHASE] == DONE or seen >= decisions:
+                    break
+                me = int(st[L.S_ACTOR])
+                real = tuple(int(x) for x in ask(int(sids[me]), st.copy(), me, params[me]))
+                for r in range(redeals):
+                    other = determinize(game, st, me, rng)
+                    got = tuple(int(x) for x in ask(int(sids[me]), other, me, params[me]))
+                    if got != real:
+                        decision = game.schema.decisions[int(st[L.S_PHASE]) - 1][0]
+                        raise HonestyError(
+                            f"{game_id}: strategy '{name}' peeks: at game {g} (seed {seed}), decision "
+                            f"'{decision}' of seat {me}, it answers {real} in the real position and {got} "
+                            f"once the cards its seat cannot see are re-dealt (re-deal {r})")
+                M.step(st, ask(int(sids[me]), st, me, params[me]))
+                seen += 1
+            g += 1
+        checked += seen
+    return checked
+
+
+def _spec(name: str, p, value: float) -> str:
+    return f"{name}:{p.name}={value:g}"
+
+
+def _mixed(game, spec: str, name: str, players: int) -> str:
+    """``spec`` in seat 0, the game's other strategies in the other seats."""
+    others = [n for n in game.strategies if n != name] or [name]
+    return ",".join([spec] + [others[i % len(others)] for i in range(players - 1)])
+
+
+def needed_rules(help_text: str) -> tuple[list[str], int | None]:
+    """The ``with KNOB=VALUE`` rules a parameter's help names (``players=N`` sets the
+    player count)."""
+    sets, players = [], None
+    for knob, value in WITH_RULE.findall(help_text):
+        if knob == "players":
+            players = int(value)
+        else:
+            sets.append(f"{knob}={value}")
+    return sets, players
+
+
+def _params(game):
+    return [(s.name, p) for s in game.strategies.values() for p in s.params]
+
+
+def check_parameter_bounds(game_id: str, games: int = 120) -> None:
+    game = get_game(game_id)
+    for name, p in _params(game):
+        sets, _ = needed_rules(p.help)
+        for value in (p.lo, p.hi):
+            spec = _spec(name, p, value)
+            for rules in ([[]] + ([sets] if sets else [])):
+                for players in sorted({game.min_players, game.default_players, game.max_players}):
+                    s = runner.make_setup(game_id, players, rules, spec, seed=11)
+                    assert runner.run(s, games, jobs=1).games == games
+                s = runner.make_setup(game_id, game.max_players, rules,
+                                      _mixed(game, spec, name, game.max_players), seed=13)
+                assert runner.run(s, games, jobs=1).games == games
+
+
+def check_no_dead_parameter(game_id: str, games: int = 400) -> None:
+    game = get_game(game_id)
+    for name, p in _params(game):
+        sets, players = needed_rules(p.help)
+        tallies = [runner.run(runner.make_setup(game_id, players or game.default_players, sets,
+                                                _spec(name, p, v), seed=5), games, jobs=1).tally.data
+                   for v in (p.lo, p.hi)]
+        rule = f" under {', '.join(sets)}" if sets else " under the default rules"
+        assert not np.array_equal(*tallies), (
+            f"{game_id} {name}:{p.name} plays the same {games} games at {p.lo:g} and {p.hi:g}{rule}: "
+            f"make it matter, or name the rule it needs in its help as 'with KNOB=VALUE'")
+
+
+def check_identity(s: dict) -> None:
+    """The JSON identity: wins by seat plus no-winner games make every game, exactly."""
+    n, unit = s["games"], s["win_unit"]
+    assert sum(s["wins_by_seat"]) + unit * s["no_winner_games"] == unit * n
+    assert abs(math.fsum(s["win_rate_by_seat"]) + s["no_winner_rate"] - 1.0) <= 1e-12
+    for w, r in zip(s["wins_by_seat"], s["win_rate_by_seat"]):
+        assert r == w / unit / n  # full precision, not rounded
+    assert s["no_winner_rate"] == s["no_winner_games"] / n
+    assert s["unfinished_rate"] == s["unfinished_games"] / n
+
+
+def check_json_identity(game_id: str, games: int = 1001) -> None:
+    from cardlab.analysis.summary import summarize
+
+    game = get_game(game_id)
+    for players in range(game.min_players, game.max_players + 1):
+        s = summarize(runner.run(runner.make_setup(game_id, players, [], "reference", seed=7), games, jobs=1))
+        check_identity(json.loads(json.dumps(s)))
+
+
+def bad_values(k) -> list[str]:
+    """Values a knob must refuse."""
+    if k.kind == "bool":
+        return ["maybe", "2", ""]
+    if k.kind == "choice":
+        return ["nope", str(k.choices[0]).upper() + "X"]
+    if k.kind in ("int", "float") and k.hi is not None:
+        return [str(k.hi + 1) if k.kind == "int" else str(k.hi * 2 + 1), "abc"]
+    return ["abc"]
+
+
+def check_bad_knobs(game_id: str) -> None:
+    game = get_game(game_id)
+    for k in game.knobs:
+        for v in bad_values(k):
+            try:
+                runner.make_setup(game_id, game.default_players, [f"{k.name}={v}"], None, 1)
+            except InputError as e:
+                assert k.name in str(e) and "\n" not in str(e), f"{game_id}: {k.name}={v!r} refused as {e!r}"
+            else:
+                raise AssertionError(f"{game_id}: knob {k.name} accepts the bad value {v!r}")
+    for p in (game.min_players - 1, game.max_players + 1):
+        try:
+            runner.make_setup(game_id, p, [], None, 1)
+        except InputError as e:
+            assert f"--players {p}" in str(e), f"{game_id}: --players {p} refused as {e!r}"
+        else:
+            raise AssertionError(f"{game_id}: {p} players accepted")
+
+
+def golden_trace_lines(game_id: str) -> list[str]:
+    from cardlab.sim.trace import trace
+
+    return [json.dumps(x, sort_keys=True) for x in trace(runner.make_setup(game_id), 3)]
+
+
+def write_golden_trace(game_id: str) -> Path:
+    GOLDEN_TRACES.mkdir(parents=True, exist_ok=True)
+    path = GOLDEN_TRACES / f"{game_id}.jsonl"
+    path.write_text("\n".join(golden_trace_lines(game_id)) + "\n")
+    return path
+
+
+def check_golden_trace(game_id: str) -> None:
+    path = GOLDEN_TRACES / f"{game_id}.jsonl"
+    assert path.is_file(), f"{game_id}: no golden trace: write it with python scripts/golden.py --trace {game_id}"
+    want = path.read_text().splitlines()
+    got = golden_trace_lines(game_id)
+    for i, (a, b) in enumerate(zip(want, got)):
+        assert a == b, f"{game_id}: the golden trace differs at line {i}:\n  golden: {a[:300]}\n  now:    {b[:300]}"
+    assert len(want) == len(got), f"{game_id}: the golden trace has {len(want)} lines, the game now {len(got)}"
+
+
+CHECKS: dict[str, Callable[[str], object]] = {
+    "conservation": check_conservation,
+    "trace_equals_fast": check_trace_equals_fast,
+    "compiled_equals_python": check_compiled_equals_python,
+    "jobs_identical": check_jobs_identical,
+    "honesty": check_honesty,
+    "parameter_bounds": check_parameter_bounds,
+    "no_dead_parameter": check_no_dead_parameter,
+    "json_identity": check_json_identity,
+    "bad_knobs": check_bad_knobs,
+    "golden_trace": check_golden_trace,
+}
+
+
+def check_game(game_id: str, only: list[str] | None = None) -> None:
+    """Run every conformance check (or ``only`` those) on ``game_id``; AssertionError
+    names the check and what failed."""
+    get_game(game_id)  # an unknown id fails here, in one line
+    for name in (only or CHECKS):
+        try:
+            CHECKS[name](game_id)
+        except AssertionError as e:
+            raise AssertionError(f"check_game({game_id!r}): {name} failed: {e}") from e
+
+
+def conformance_tests(game_id: str):
+    """A pytest test function, parametrized with one case per check, for a game's test
+    file: ``test_conformance = conformance_tests("my_game")``."""
+    import pytest
+
+    @pytest.mark.parametrize("check", list(CHECKS))
+    def test_conformance(check):
+        CHECKS[check](game_id)
+
+    return test_conformance
