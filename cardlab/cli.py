@@ -77,7 +77,7 @@ def strategies(game: str = typer.Argument(..., help="Game id."),
     from cardlab.sim.registry import get_game
 
     g = get_game(game)
-    strats = g.strategies.values()
+    strats = g.all_strategies.values()
     if as_json:
         print(json.dumps([{"name": s.name, "help": s.help, "params": [
             {"name": p.name, "default": p.default, "low": p.lo, "high": p.hi, "integer": p.integer,
@@ -318,6 +318,43 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
         print(json.dumps(t.to_dict()))
     else:
         print(render_text(t))
+
+
+@app.command()
+def ladder(game: str = typer.Argument(..., help="Game id."),
+           budgets: str = typer.Option("16,64,256,1024", "--budgets", help="mcts iterations per rung, "
+                                       "rising, comma-separated."),
+           field: str = typer.Option("reference", "--field", help="The strategy in the other seats."),
+           n_games: int = typer.Option(2000, "--games", "-n", help="Games per rung and seat against the field."),
+           self_games: Optional[int] = typer.Option(None, "--self-games", help="Self-play games per rung "
+                                                    "(default: --games)."),
+           versus_games: Optional[int] = typer.Option(None, "--versus-games", help="Games per seat order "
+                                                      "of the rungs' tournament (default: --games / 4)."),
+           players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
+           jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
+           as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """The skill curve: random, every heuristic and mcts at rising budgets, each against a
+    field rotated through every seat on the same deals; Bradley-Terry ratings, skill
+    headroom, whether the curve still rises, the luck share, the seat edge by skill."""
+    from cardlab.analysis.ladder import parse_budgets, render_text, rungs_for, run_ladder, total_games
+    from cardlab.sim import runner
+    from cardlab.sim.registry import get_game
+
+    b = parse_budgets(budgets)
+    g = get_game(game)
+    runner.check_counts(n_games, seed, jobs)
+    p = g.default_players if players is None else players
+    sg = n_games if self_games is None else self_games
+    vg = max(1, n_games // 4) if versus_games is None else versus_games
+    for n, name in ((sg, "--self-games"), (vg, "--versus-games")):
+        if n < 1:
+            raise InputError(f"bad {name} {n}: allowed 1 or more")
+    total = total_games(len(rungs_for(g, b)), p, n_games, sg, vg)
+    advance, bar = runner.progress_bar(total, enabled=None if not (as_json or quiet) else False)
+    with bar:
+        lad = run_ladder(game, b, field, players, n_games, sg, vg, seed, jobs, sets, progress=advance)
+    print(json.dumps(lad.to_dict()) if as_json else render_text(lad))
 
 
 @app.command()

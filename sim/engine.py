@@ -55,16 +55,21 @@ def seat_params(params, me):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def play_on(st, sids, params, E, choose, step):
-    """Ask the pending decision's seat, step; until the game is over."""
+def play_on(st, sids, params, E, choose, step, decide=None, search_id=-1):
+    """Ask the pending decision's seat, step; until the game is over.  A seat whose
+    strategy id is ``search_id`` is answered by ``decide(st, me, p)`` (the search player,
+    ``sim/search.py``); the fast path passes none (then nothing of it is compiled)."""
     while st[E.phase] != DONE:
         me = st[E.actor]
-        step(st, choose(sids[me], st, me, seat_params(params, me)))
+        if decide is not None and sids[me] == search_id:
+            step(st, decide(st, me, seat_params(params, me)))
+        else:
+            step(st, choose(sids[me], st, me, seat_params(params, me)))
 
 
 @njit(cache=True, nogil=True, inline="always")
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-              E, setup, choose, step):
+              E, setup, choose, step, decide=None, search_id=-1):
     """Play games [start, stop) and add them to ``tally``; ``rows`` (if it has rows)
     gets one line per game: length, unfinished, winner mask, score per seat.  With
     ``capacity`` > 0 (trace mode, one game) the returned state holds up to
@@ -75,7 +80,7 @@ def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity
     for g in range(start, stop):
         seed_game(st, seed, g)
         setup(st)
-        play_on(st, sids, params, E, choose, step)
+        play_on(st, sids, params, E, choose, step, decide, search_id)
         record_game(tally, lay, rows, g - start, P, st[E.mask], st[E.length],
                     st[E.unfinished] != 0, st[E.end], st, E.held, E.played, E.score, E.evc)
     return st

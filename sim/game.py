@@ -105,6 +105,12 @@ class Game:
     # ------------------------------------------------------------ strategies
     @property
     def strategies(self) -> dict[str, Strategy]:
+        """The game's heuristics by name (what ``all`` pools and tournaments mean)."""
+        return {n: s for n, s in self.all_strategies.items() if not s.search}
+
+    @property
+    def all_strategies(self) -> dict[str, Strategy]:
+        """Every strategy a seat may play: the heuristics and the search player ``mcts``."""
         mod = importlib.import_module(self.strategy_module)
         return {s.name: s for s in mod.STRATEGIES}
 

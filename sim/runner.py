@@ -41,6 +41,15 @@ class Setup:
         return {"game": self.game.id, "players": self.players, "rules": self.game.rules_json(self.rules),
                 "strategies": [s.label for s in self.seats], "seed": self.seed}
 
+    @property
+    def searches(self) -> bool:
+        """A seat plays the search player (then the kernel with it compiled in runs)."""
+        return any(s.strategy.search for s in self.seats)
+
+    def kernel(self):
+        model = self.game.model()
+        return model.run_games_search if self.searches else model.run_games
+
     def arrays(self):
         rv = self.game.rules_vector(self.rules, self.players)
         sids = np.zeros(self.game.max_players, dtype=np.int64)
@@ -78,7 +87,7 @@ def make_setup(game_id: str, players: int | None = None, sets: list[str] | None 
     rules = game.resolve_rules(parse_assignments(sets or []), players)
     if not (0 <= seed <= MAX_SEED):
         raise InputError(f"bad --seed {seed}: allowed 0 to {MAX_SEED}")
-    seats = parse_strategies(strategies, game.strategies, players, game.id, game.default_strategy)
+    seats = parse_strategies(strategies, game.all_strategies, players, game.id, game.default_strategy)
     return Setup(game, players, rules, seats, seed)
 
 
@@ -105,7 +114,7 @@ def warm(setup: Setup):
     helper = precompile.start(setup.game)  # cold start: a second core compiles too
     warmed = False
     try:
-        kernel = setup.game.kernel()
+        kernel = setup.kernel()
         rv, sids, params = setup.arrays()
         tally = setup.game.tally.new(setup.game.max_length(setup.rules))
         rows = np.zeros((0, setup.game.row_width), dtype=np.int64)
@@ -148,7 +157,7 @@ def play_chunk(setup: Setup, lo: int, hi: int, keep_rows: bool):
     and two threads counting on one shared array bounce its cache line between cores."""
     fault(lo)
     game = setup.game
-    kernel = game.kernel()
+    kernel = setup.kernel()
     rv, sids, params = setup.arrays()
     tally = game.tally.new(game.max_length(setup.rules))
     rows = np.zeros((hi - lo if keep_rows else 0, game.row_width), dtype=np.int64)

@@ -20,7 +20,8 @@ The checks (``CHECKS``, in the order they run):
   print the same JSON (timings aside), in the reference's self-play and in a pool of every
   strategy;
 - ``jobs_identical``: 1 thread and 2 threads with small chunks give the same tally;
-- ``honesty``: every strategy, at 2,000 decisions of seeded games, answers the same in
+- ``honesty``: every heuristic at 2,000 decisions, and the search player ``mcts``
+  (16 iterations) at 150, of seeded games, answers the same in
   re-dealt positions (``sim/observe.determinize``: what its seat cannot see drawn afresh,
   the generators reseeded) as in the real one;
 - ``parameter_bounds``: every strategy parameter at both bounds, alone and in a mixed pool,
@@ -61,6 +62,10 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_TRACES = ROOT / "tests" / "golden" / "traces"
 TIMING_KEYS = ("elapsed_s", "games_per_second")
 WITH_RULE = re.compile(r"with (\w+)=([^\s,;)]+)")
+
+
+SEARCH_SPEC = "mcts:iterations=16"  # the search player in the honesty check: a small budget
+SEARCH_DECISIONS = 150                 # ... at this many decisions (each asks it 4 times)
 
 
 class HonestyError(AssertionError):
@@ -115,8 +120,16 @@ def random_legal(game, st: np.ndarray, rng: np.random.Generator) -> tuple[int, i
 
 
 def chooser(game) -> Callable:
-    """The game's compiled strategy dispatch: ``choose(sid, st, me, params)``."""
-    return importlib.import_module(game.strategy_module).choose
+    """How the engine answers a decision, as one function ``choose(sid, st, me, params)``:
+    the game's compiled strategy dispatch, or the search player for its id."""
+    strategies = importlib.import_module(game.strategy_module)
+    search_id = strategies.ID.mcts
+    decide = game.model().search_decide
+
+    def choose(sid, st, me, params):
+        return decide(st, me, params) if sid == search_id else strategies.choose(sid, st, me, params)
+
+    return choose
 
 
 def _step_cap(game, setup) -> int:
@@ -221,15 +234,16 @@ def check_honesty(game_id: str, decisions: int = 2000, redeals: int = 3, seed: i
     ask = choose or chooser(game)
     rng = np.random.default_rng(seed)
     checked = 0
-    for name in (strategies or list(game.strategies)):
+    for name in (strategies or list(game.strategies) + [SEARCH_SPEC]):
         setup = runner.make_setup(game_id, None, None, name, seed)
+        budget = min(decisions, SEARCH_DECISIONS) if setup.searches else decisions  # a search is slow
         _, sids, params = setup.arrays()
         params = [tuple(float(x) for x in row) for row in params]
         seen, g = 0, 0
-        while seen < decisions and g < 10 * decisions:
+        while seen < budget and g < 10 * budget:
             st = new_game(game, setup, g)
             for _ in range(_step_cap(game, setup)):
-                if st[L.S_PHASE] == DONE or seen >= decisions:
+                if st[L.S_PHASE] == DONE or seen >= budget:
                     break
                 me = int(st[L.S_ACTOR])
                 real = tuple(int(x) for x in ask(int(sids[me]), st.copy(), me, params[me]))

@@ -49,6 +49,7 @@ class Param:
     hi: float
     help: str
     integer: bool = False
+    names: tuple[tuple[str, float], ...] = ()  # values that may be given by name (mcts:rollout=reference)
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class Strategy:
     params: tuple[Param, ...] = field(default_factory=tuple)
     id: int = -1                 # derived by ``register``: the registration order
     decisions: tuple[tuple[str, str], ...] = ()  # (decision, function name), by register
+    search: bool = False         # the search player (sim/search.py): the engine asks it, not ``choose``
 
     @property
     def at(self):
@@ -79,6 +81,7 @@ class Strategy:
                 allowed = ", ".join(by_name) or "none"
                 raise InputError(f"unknown parameter '{k}' for strategy '{self.name}': allowed {allowed}")
             i, p = by_name[k]
+            v = dict(p.names).get(v, v) if isinstance(v, str) else v
             try:
                 f = float(v)
             except (TypeError, ValueError):
@@ -132,7 +135,8 @@ def parse_strategies(spec: str | list[str] | None, registry: dict[str, Strategy]
             k, v = kv.split("=", 1)
             overrides.append((k.strip(), v.strip()))
         strat.row(dict(overrides))  # validates names and ranges
-        seats.append(SeatStrategy(strat, tuple((k, float(v)) for k, v in overrides)))
+        names = {p.name: dict(p.names) for p in strat.params}
+        seats.append(SeatStrategy(strat, tuple((k, float(names.get(k, {}).get(v, v))) for k, v in overrides)))
     return [seats[i % len(seats)] for i in range(players)]
 
 
@@ -160,7 +164,32 @@ def register(schema, *entries) -> tuple[Strategy, ...]:
         strat.at  # noqa: B018 - checks the parameter count
         fns = tuple((d, getattr(answers[d], "__name__", str(answers[d]))) for d in wanted)
         out.append(replace(strat, id=i, decisions=fns))
+    out.append(replace(search_player(tuple(out)), id=len(out)))
     return tuple(out)
+
+
+def search_player(heuristics: tuple[Strategy, ...]) -> Strategy:
+    """The ``mcts`` entry every game gets after its heuristics (``sim/search.py``)."""
+    rollouts = (("random", -1.0),) + tuple((s.name, float(s.id)) for s in heuristics if s.name != "random")
+    return Strategy("mcts", "Information-set Monte Carlo tree search (sim/search.py): at each decision, "
+                    "iterations times, re-deals what its seat cannot see and reseeds the future, walks a "
+                    "tree of every seat's decisions legal in that world by UCB with availability counts "
+                    "(exploration c), expands one untried action, plays the world out with the rollout "
+                    "policy (uniformly random legal actions, or a heuristic of the game for every seat), "
+                    "and backs up each seat's win share; then plays the most visited action. Its random "
+                    "numbers come from its seat's own stream.", (
+                        Param("iterations", 200, 1, 20000, "worlds searched per decision", True),
+                        Param("c", 0.7, 0, 10, "UCB exploration constant"),
+                        Param("rollout", dict(rollouts).get("reference", -1), -1, max(s.id for s in heuristics),
+                              "rollout policy: random "
+                              "(uniform legal actions) or a heuristic by name (" +
+                              ", ".join(n for n, _ in rollouts[1:]) + "; default: reference, if the game has one)", True, rollouts),
+                    ), search=True)
+
+
+def default_rows(strategies: tuple[Strategy, ...]) -> np.ndarray:
+    """Every strategy's default parameters by id (a heuristic rollout's, in the search)."""
+    return np.array([s.row() for s in strategies], dtype=np.float64)
 
 
 def ids(strategies: tuple[Strategy, ...]):
@@ -175,6 +204,7 @@ def check_dispatch(dispatch, strategies: tuple[Strategy, ...], decision: str) ->
     the final ``return``)."""
     fn = getattr(dispatch, "py_func", dispatch)
     src = inspect.getsource(fn)
+    strategies = tuple(s for s in strategies if not s.search)  # the engine asks the search player
     for strat in strategies:
         func = dict(strat.decisions)[decision]
         branch = re.search(rf"sid == ID\.{strat.name}\b[^\n]*:\s*\n\s*return {func}\(", src)

@@ -27,10 +27,10 @@ from cardlab.sim.rng import seat_below, seat_uniform
 from cardlab.sim.five_towers import layout as L
 from cardlab.sim.five_towers.layout import (
     D_BID, D_PLACE, D_TEAR, NK, R_TEAR_AFTER, S_HIGH, S_OFFER, S_OFFER_N, S_PC, S_PHASE,
-    S_PLACED, S_PLAN, S_PLAN_N, S_PLAN_TEAR, S_RUB_N, S_SEQ, S_START, S_TH, S_TMP, S_VER,
+    S_ACTS, S_PLACED, S_PLAN, S_PLAN_DONE, S_PLAN_FOR, S_PLAN_N, S_PLAN_TEAR, S_ROUND, S_RUB_N, S_SEQ, S_START, S_TH, S_TMP, S_VER,
 )
 from cardlab.sim.five_towers.moves import (
-    below_top, fits, goes_on, kind_slots, max_buildable, search, tearable, top,
+    below_top, fits, goes_on, kind_slots, legal, max_buildable, search, tearable, top,
 )
 from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
 
@@ -91,16 +91,28 @@ def build_starts(st):
 
 
 @inline
+def start_plan(st):
+    """The plan just written belongs to this round's build, and no step of it is played yet."""
+    st[S_PLAN_FOR] = st[S_ROUND] + 1
+    st[S_PLAN_DONE] = 0
+
+
+@inline
 def planned(st):
     """The plan's answer to the pending build step: its tear-down, or its next offer slot.
-    A plan whose card count is not the bid answers its first placement with "no card"
-    (-1) and its count, which the kernel refuses naming both (a strategy bug)."""
+    A build it has no plan of its own for — one it did not begin, whose earlier steps
+    someone else chose, or a bid it did not make and cannot plan (the search player's
+    worlds, sim/search.py) — it plays on by taking the first legal step.  (In its own
+    games it bids only what it can plan, so it never gets there.)"""
+    steps = st[S_PLACED] + (1 if st[R_TEAR_AFTER] == 0 and st[S_PHASE] == D_PLACE else 0)
+    if st[S_PLAN_FOR] != st[S_ROUND] + 1 or st[S_PLAN_DONE] != steps or st[S_PLAN_N] != st[S_HIGH]:
+        legal(st)
+        o = S_ACTS
+        return (st[o], st[o + 1], st[o + 2], st[o + 3])
+    st[S_PLAN_DONE] += 1
     if st[S_PHASE] == D_TEAR:
         return (st[S_PLAN_TEAR], 0, 0, 0)
-    i = st[S_PLACED]
-    if i == 0 and st[S_PLAN_N] != st[S_HIGH]:
-        return (-1, st[S_PLAN_N], 0, 0)
-    return (st[S_PLAN + i], 0, 0, 0)
+    return (st[S_PLAN + st[S_PLACED]], 0, 0, 0)
 
 
 # ---------------------------------------------------------------- reference
@@ -203,6 +215,7 @@ def reference_building(st, me, p):
     """The build's steps: reference_build's plan, written at the first."""
     if build_starts(st):
         reference_build(st, me, p, st[S_HIGH])
+        start_plan(st)
     return planned(st)
 
 
@@ -299,6 +312,7 @@ def greedy_building(st, me, p):
     """The build's steps: greedy_build's plan, written at the first."""
     if build_starts(st):
         greedy_build(st, me, p, st[S_HIGH])
+        start_plan(st)
     return planned(st)
 
 
@@ -334,6 +348,7 @@ def cautious_building(st, me, p):
     """The build's steps: cautious_build's plan, written at the first."""
     if build_starts(st):
         cautious_build(st, me, p, st[S_HIGH])
+        start_plan(st)
     return planned(st)
 
 
@@ -366,6 +381,7 @@ def capper_building(st, me, p):
     """The build's steps: capper_build's plan, written at the first."""
     if build_starts(st):
         capper_build(st, me, p, st[S_HIGH])
+        start_plan(st)
     return planned(st)
 
 
@@ -462,6 +478,7 @@ def random_building(st, me, p):
     """The build's steps: random_build's plan (its random numbers drawn at the first)."""
     if build_starts(st):
         random_build(st, me, p, st[S_HIGH])
+        start_plan(st)
     return planned(st)
 
 

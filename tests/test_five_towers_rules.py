@@ -467,18 +467,27 @@ def test_with_teardown_after_the_tear_is_the_last_step():
     assert H.tower(st, 0, "C") == ["C12", "C10"] and int(st[L.S_RUB_N]) == 1
 
 
-def test_a_plan_of_another_card_count_than_the_bid_stops_the_run():
-    # the reference wants 3 (the C tear-down); made to build 2 it plans its 1-card opening:
-    # its first placement is "no card" with its count, which step refuses naming both
+def test_a_build_it_cannot_plan_is_played_on_with_legal_steps():
+    # the reference wants 3 (the C tear-down); made to build 2 (a bid it did not make, as in
+    # the search player's worlds) it has no 2-card plan: it takes the first legal step each
+    # time, and the round ends with both cards placed
+    from cardlab.sim.testing import legal_actions
+
     st = H.make_state(towers={0: {"C": ["C15", "C3"]}}, offer=["C14", "C13", "C12", "S2", "T1"])
     st[L.S_HIGH], st[L.S_BIDDER] = 2, 0
     st[L.S_PHASE], st[L.S_ACTOR] = L.D_TEAR, 0
     p = (0.0,) * 8
-    K.step(st, S.choose(S.ID.reference, st, 0, p))  # no tear-down: S2 and T1 fit as they are
-    act = S.choose(S.ID.reference, st, 0, p)
-    assert act == (-1, 1, 0, 0)
-    with pytest.raises(ValueError) as e:
+    first = None
+    while st[L.S_PHASE] in (L.D_TEAR, L.D_PLACE) and st[L.S_ACTOR] == 0 and st[L.S_HIGH] == 2:
+        act = S.choose(S.ID.reference, st, 0, p)
+        assert act == legal_actions(GAME, st)[0]
+        if st[L.S_PHASE] == L.D_PLACE and first is None:
+            first = st.copy()
         K.step(st, act)
+    assert first is not None and int(first[L.S_PLACED]) == 0
+    # a "no card" answer (a plan shorter than the bid) is refused, naming both counts
+    with pytest.raises(ValueError) as e:
+        K.step(first, (-1, 1, 0, 0))
     assert e.value.args == (ILLEGAL, "build plan (card count differs from the bid)", "cards,bid", 0, 1, 2)
 
 

@@ -140,8 +140,9 @@ B = Strategy("beta", "second")
 def test_ids_are_derived_and_parameters_read_by_name():
     S = _schema().seal()
     reg = register(S, (A, {"play": _fn_a}), (B, {"play": _fn_b}))
-    assert [(s.name, s.id) for s in reg] == [("alpha", 0), ("beta", 1)]
-    assert ids(reg).beta == 1 and A.at.x == 0 and A.at.y == 1
+    # the search player comes after the game's own strategies, in every game
+    assert [(s.name, s.id, s.search) for s in reg] == [("alpha", 0, False), ("beta", 1, False), ("mcts", 2, True)]
+    assert ids(reg).beta == 1 and ids(reg).mcts == 2 and A.at.x == 0 and A.at.y == 1
     assert reg[0].row({"y": 1})[A.at.y] == 1
 
 

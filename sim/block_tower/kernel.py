@@ -30,9 +30,10 @@ engine (``sim/engine.py``) bound to these functions.
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine
+from cardlab.sim import engine, search
 from cardlab.sim.bits import popcount
 from cardlab.sim.block_tower.layout import (
+    REDEAL,
     ACT_MASK,
     ADJUST,
     ANYWHERE,
@@ -98,10 +99,12 @@ from cardlab.sim.block_tower.moves import (  # legal: the model's, for Game.mode
     split,
     swap,
 )
+from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import DONE
-from cardlab.strategies.block_tower import choose
+from cardlab.strategies.block_tower import ID, STRATEGIES, choose
+from cardlab.strategies.base import default_rows
 
 # how a part of the turn ends
 PENDING = 0      # a decision of the turn is pending (st[S_PHASE], st[S_ACTOR])
@@ -420,3 +423,21 @@ def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity
     ``tally``; in trace mode (``capacity`` > 0) every event of one game."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step)
+
+
+# ---------------------------------------------------------------- the search player
+
+RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristic rollouts)
+
+
+@njit(cache=True, nogil=True)
+def search_decide(st, me, p):
+    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put)
+
+
+@njit(cache=True, nogil=True)
+def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
+    """The shared engine on Block Tower, seats playing ``mcts`` answered by ``search_decide``."""
+    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+                            ENGINE, setup, choose, step, search_decide, ID.mcts)

@@ -13,8 +13,9 @@ engine (``sim/engine.py``) bound to these functions.
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine
+from cardlab.sim import engine, search
 from cardlab.sim.crazy_eights.layout import (
+    REDEAL,
     A_DRAW, ANY, D_CALL, D_PLAY, EIGHT, END_BLOCKED, END_CAP, END_OUT, ENGINE, EV_DEAL,
     EV_PASS, EV_PLAY, EV_STARTER, N_RULES, NCARDS, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS,
     R_POINTS, R_REBURY, S_ACTOR, S_DISCARD, S_DISC_N, S_DRAWN, S_END, S_HAND_N, S_HANDS,
@@ -24,11 +25,13 @@ from cardlab.sim.crazy_eights.layout import (
 from cardlab.sim.crazy_eights.moves import (  # noqa: F401 - legal: the model's, for tests
     can_draw, draw, emit, is_legal, legal, penalty, play_card, playable, take, top, under_limit,
 )
+from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.jit import helper, inline
 from cardlab.sim.rng import below, shuffle
 from cardlab.sim.schema import DONE
-from cardlab.strategies.crazy_eights import choose
+from cardlab.strategies.crazy_eights import ID, STRATEGIES, choose
+from cardlab.strategies.base import default_rows
 
 # ---------------------------------------------------------------- setup
 
@@ -213,3 +216,21 @@ def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity
     """The shared engine on Crazy Eights (see sim/engine.py)."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step)
+
+
+# ---------------------------------------------------------------- the search player
+
+RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristic rollouts)
+
+
+@njit(cache=True, nogil=True)
+def search_decide(st, me, p):
+    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put)
+
+
+@njit(cache=True, nogil=True)
+def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
+    """The shared engine on Crazy Eights, seats playing ``mcts`` answered by ``search_decide``."""
+    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+                            ENGINE, setup, choose, step, search_decide, ID.mcts)

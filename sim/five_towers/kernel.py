@@ -13,12 +13,14 @@ cleanup and the next round's offer.  ``run_games`` is the shared engine
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine
+from cardlab.sim import engine, search
+from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.jit import inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.five_towers.layout import (
+    REDEAL,
     D_BID, D_PLACE, D_TEAR, END_CAP, END_DECK, ENGINE, EV_ALL_PASS, EV_BID, EV_BUILD1, EV_PASS,
     EXTRA, MAXH, MAXOFF, NK, NT, NV, R_ALLPASS_STAY, R_DECK, R_MAX_ROUNDS, R_PLAYERS,
     R_TEAR_AFTER, S_ACTOR, S_BIDDER, S_DRAW, S_DRAW_N, S_END, S_EVC, S_HIGH, S_LENGTH, S_MASK,
@@ -29,7 +31,8 @@ from cardlab.sim.five_towers.moves import (  # legal: the model's, for Game.mode
     PLACE_NO_CARD, PLACE_NO_FIT, TEAR_NO_TOP, bid_legal, discard_offer, emit, legal, must_open,
     place, place_refusal, refresh, reveal, score, tear_down, tear_refusal,
 )
-from cardlab.strategies.five_towers import choose
+from cardlab.strategies.five_towers import ID, STRATEGIES, choose
+from cardlab.strategies.base import default_rows
 
 # ---------------------------------------------------------------- setup
 
@@ -272,3 +275,21 @@ def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity
     """The shared engine on 5 Towers (see sim/engine.py)."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step)
+
+
+# ---------------------------------------------------------------- the search player
+
+RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristic rollouts)
+
+
+@njit(cache=True, nogil=True)
+def search_decide(st, me, p):
+    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put)
+
+
+@njit(cache=True, nogil=True)
+def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
+    """The shared engine on 5 Towers, seats playing ``mcts`` answered by ``search_decide``."""
+    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+                            ENGINE, setup, choose, step, search_decide, ID.mcts)

@@ -91,6 +91,8 @@ S.book("can_seat", 1, "the seat st[S_CAN:] counts for (-1: none)")
 # answered from in the next ones: the kind to tear down or -1, the cards, the offer
 # slots in placement order
 S.scratch("plan_tear", 1, "the plan's tear-down: a kind, or -1")
+S.scratch("plan_for", 1, "the round (+1) whose build the plan is for")
+S.scratch("plan_done", 1, "the plan's steps played so far (its build's steps, when all were its own)")
 S.scratch("plan_n", 1, "the plan's card count (it must equal the bid)")
 S.scratch("plan", MAXOFF, "the plan's offer slots in placement order")
 S.scratch("dp", 1 << MAXOFF, "the placement search's table (moves.search)")

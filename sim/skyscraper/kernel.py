@@ -10,12 +10,14 @@ chance parts (skips, the start-of-turn draw) up to the next seat's ``D_PLAY``.
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine
+from cardlab.sim import engine, search
+from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.jit import inline
 from cardlab.sim.rng import SEAT_RNG, shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.skyscraper.layout import (
+    REDEAL,
     A_STOP, D_PLAY, END_CAP, END_WIN, ENGINE, EV_DEAL, EV_SKIP, F0, NT, R_DRAW_SKIP_AT,
     R_FLOOR_COPIES, R_FLOOR_MAX, R_FLOORS_TO_WIN, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS,
     R_REFILL_TO, R_SPECIAL_COUNTS, S_ACTOR, S_ACTS, S_CUR, S_DRAW, S_DRAW_N, S_END, S_HAND,
@@ -23,7 +25,8 @@ from cardlab.sim.skyscraper.layout import (
     S_SCORE, S_SHORTCUT_OFF, S_SKIP, S_TURN, S_UNFINISHED, ZONES_END,
 )
 from cardlab.sim.skyscraper.moves import apply_action, draw, emit, is_legal, legal
-from cardlab.strategies.skyscraper import choose
+from cardlab.strategies.skyscraper import ID, STRATEGIES, choose
+from cardlab.strategies.base import default_rows
 
 
 # ---------------------------------------------------------------- setup
@@ -199,3 +202,21 @@ def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity
     """The shared engine on Skyscraper (see sim/engine.py)."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step)
+
+
+# ---------------------------------------------------------------- the search player
+
+RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristic rollouts)
+
+
+@njit(cache=True, nogil=True)
+def search_decide(st, me, p):
+    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put)
+
+
+@njit(cache=True, nogil=True)
+def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
+    """The shared engine on Skyscraper, seats playing ``mcts`` answered by ``search_decide``."""
+    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+                            ENGINE, setup, choose, step, search_decide, ID.mcts)

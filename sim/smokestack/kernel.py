@@ -21,12 +21,14 @@ engine (``sim/engine.py``) bound to these functions.
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine
+from cardlab.sim import engine, search
+from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.jit import inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.smokestack.layout import (
+    REDEAL,
     A_SWAP, D_DOUBLE, D_STALL, D_SWAP, D_SWEEP, END_CAP, END_STOCK, ENGINE, EV_PASS, NCARDS,
     R_MAX_TURNS, R_PLAYERS, R_SWEEPS_PER_PLAYER, R_SWEEPS_PER_TURN, S_ACTOR, S_ACTS,
     S_ASK_K, S_BVER, S_CENTER, S_CUR, S_END, S_LENGTH, S_MASK, S_NCH, S_NLAY, S_OVER,
@@ -37,7 +39,8 @@ from cardlab.sim.smokestack.moves import (  # noqa: F401 - legal: the model's, f
     can_double, deal_layout, double, double_legal, emit, legal, settle, stall, stall_legal,
     swap, swap_legal, sweep, sweep_legal,
 )
-from cardlab.strategies.smokestack import choose
+from cardlab.strategies.smokestack import ID, STRATEGIES, choose
+from cardlab.strategies.base import default_rows
 
 
 # ---------------------------------------------------------------- setup
@@ -264,3 +267,21 @@ def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity
     """The shared engine on Smokestack (see sim/engine.py)."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step)
+
+
+# ---------------------------------------------------------------- the search player
+
+RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristic rollouts)
+
+
+@njit(cache=True, nogil=True)
+def search_decide(st, me, p):
+    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put)
+
+
+@njit(cache=True, nogil=True)
+def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
+    """The shared engine on Smokestack, seats playing ``mcts`` answered by ``search_decide``."""
+    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+                            ENGINE, setup, choose, step, search_decide, ID.mcts)

@@ -16,13 +16,15 @@ plays on exactly like the original.  ``run_games`` is the shared engine
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine
+from cardlab.sim import engine, search
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.jit import helper, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.three_up.layout import (
-    A_PICKUP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, HAND, P_CHOSEN, P_DOWN,
+    REDEAL,
+    A_PICKUP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, HAND, MAXK, NDEAL, NT, R_TYPE,
+    S_DEALT, S_HAND, S_HCNT, P_CHOSEN, P_DOWN,
     P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP, R_MAX_TURNS, R_NCARDS,
     R_PLAYERS, S_ACTOR, S_ACTS, S_DOWN_N, S_DRAW, S_DRAW_N, S_END, S_GAVE_UP, S_HAND_N,
     S_LENGTH, S_MASK, S_MAY_DRAW, S_OWED, S_PHASE, S_PICKED, S_SCORE, S_TOP, S_TURN,
@@ -32,7 +34,8 @@ from cardlab.sim.three_up.moves import (  # noqa: F401 - legal: the model's, for
     can_play, choose_up, deal, discard, discard_legal, draw_up, is_legal, legal, pickup,
     play_down, up_legal,
 )
-from cardlab.strategies.three_up import choose
+from cardlab.strategies.three_up import ID, STRATEGIES, choose
+from cardlab.strategies.base import default_rows
 
 # ---------------------------------------------------------------- setup
 
@@ -266,3 +269,55 @@ def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity
     """The shared engine on 3UP 3DOWN (see sim/engine.py)."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step)
+
+
+# ---------------------------------------------------------------- re-deals (sim/redeal.py)
+# A hand is the one hidden zone a re-deal cannot read generically: a stack of card ids
+# per type with its count (S_HCNT).
+
+
+@helper("int64(ST, int64, int64, ST, int64)")
+def table_cards(st, offset, seat, pool, k):
+    """Seat's hand, its card ids type by type, into pool[k:]; returns the new k."""
+    o = seat * NT
+    for t in range(NT):
+        for i in range(st[S_HCNT + o + t]):
+            pool[k] = st[S_HAND + (o + t) * MAXK + i]
+            k += 1
+    return k
+
+
+@helper("void(ST, int64, int64, ST, int64, int64)")
+def table_put(st, offset, seat, pool, k, n):
+    """pool[k:k+n] becomes seat's hand (stacks and counts by type); while its up choice is
+    still to come, its six dealt positions name the new cards."""
+    o = seat * NT
+    for t in range(NT):
+        st[S_HCNT + o + t] = 0
+    for i in range(n):
+        c = pool[k + i]
+        t = st[R_TYPE + c]
+        j = st[S_HCNT + o + t]
+        st[S_HAND + (o + t) * MAXK + j] = c
+        st[S_HCNT + o + t] = j + 1
+    if st[S_PHASE] == D_UP and seat >= st[S_ACTOR]:
+        for i in range(n):
+            st[S_DEALT + seat * NDEAL + i] = pool[k + i]
+
+
+# ---------------------------------------------------------------- the search player
+
+RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristic rollouts)
+
+
+@njit(cache=True, nogil=True)
+def search_decide(st, me, p):
+    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, table_cards, table_put)
+
+
+@njit(cache=True, nogil=True)
+def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
+    """The shared engine on 3UP 3DOWN, seats playing ``mcts`` answered by ``search_decide``."""
+    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+                            ENGINE, setup, choose, step, search_decide, ID.mcts)

@@ -1,0 +1,194 @@
+"""The skill ladder: how much skill a game rewards.
+
+Rungs, weakest first by intent: ``random``, every heuristic of the game, then the search
+player at rising budgets (``mcts:iterations=16,64,256,1024`` by default).  Each rung
+
+- plays against a fixed **field** (``reference`` in every other seat by default), taking
+  every seat in turn for ``games`` games each, on the same seed for every rung and seat
+  (common random numbers: every rung meets the same deals): its win rate against the
+  field, with a 95% Wilson interval, is the **skill curve**;
+- plays itself in every seat (``self_games`` games): seat 0's edge over the fair share
+  under that much skill.
+
+All rungs also meet each other in a tournament (``analysis/tournament.py``, every pairing
+in every seat order, ``versus_games`` games per order) for Bradley-Terry ratings.
+
+From these: the **skill headroom** (the best rung's win rate against the field minus the
+reference's own), whether the curve **still rises** at the top budget (the top budget's
+win rate minus the one below it, with its interval), the **luck share** (how often the
+weakest rung beats the strongest head to head, against the 1/P a coin would give), and
+whether the first-player edge grows or vanishes with skill.
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardlab.analysis.stats import diff_independent, wilson
+from cardlab.sim.errors import InputError
+
+DEFAULT_BUDGETS = (16, 64, 256, 1024)
+
+
+def total_games(rungs: int, players: int, games: int, self_games: int, versus_games: int) -> int:
+    """Games a ladder plays (for a progress bar)."""
+    pairings = rungs * (rungs - 1) * (1 if players == 2 else players)
+    return rungs * (players * games + self_games) + pairings * versus_games
+
+
+def parse_budgets(text: str | list[int]) -> list[int]:
+    """``"16,64,256"`` -> [16, 64, 256]: rising positive integers."""
+    items = text if isinstance(text, list) else [t.strip() for t in str(text).split(",") if t.strip()]
+    try:
+        out = [int(x) for x in items]
+    except ValueError:
+        raise InputError(f"bad --budgets {text!r}: expected rising whole numbers, e.g. 16,64,256") from None
+    if not out or any(b < 1 or b > 20000 for b in out) or out != sorted(set(out)):
+        raise InputError(f"bad --budgets {text!r}: expected rising whole numbers from 1 to 20000, e.g. 16,64,256")
+    return out
+
+
+def rungs_for(game, budgets: list[int]) -> list[str]:
+    """random, the heuristics (reference among them), then mcts at each budget."""
+    heur = [n for n in game.strategies if n != "random"]
+    return ["random"] + heur + [f"mcts:iterations={b}" for b in budgets]
+
+
+@dataclass
+class Ladder:
+    game: str
+    players: int
+    field: str
+    rungs: list[str]
+    games: int
+    seed: int
+    curve: list[dict]             # per rung: win_share, games, win_rate, ci, vs_fair
+    self_play: list[dict]         # per rung: seat-0 edge over the fair share, ci
+    ratings: list[dict]           # Bradley-Terry, best first
+    headroom: dict
+    still_rising: dict
+    luck: dict
+    verdict: str
+    elapsed_s: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("game", "players", "field", "rungs", "games", "seed", "curve",
+                                               "self_play", "ratings", "headroom", "still_rising", "luck",
+                                               "verdict")} | {"elapsed_s": round(self.elapsed_s, 3)}
+
+
+def _r(x, nd=6):
+    """A JSON number (None for NaN or an unbounded interval end)."""
+    return None if x is None or not math.isfinite(float(x)) else round(float(x), nd)
+
+
+def run_ladder(game_id: str, budgets: list[int] | None = None, field_spec: str = "reference",
+               players: int | None = None, games: int = 2000, self_games: int | None = None,
+               versus_games: int | None = None, seed: int = 1, jobs: int | None = None,
+               sets: list[str] | None = None,
+               progress: Callable[[int], None] | None = None) -> Ladder:
+    from cardlab.analysis.tournament import run_tournament
+    from cardlab.sim import runner
+    from cardlab.sim.registry import get_game
+
+    game = get_game(game_id)
+    P = game.default_players if players is None else players
+    if P < 2:
+        raise InputError(f"bad --players {P}: a ladder needs at least 2 players")
+    runner.check_counts(games, seed, jobs)
+    budgets = list(DEFAULT_BUDGETS) if budgets is None else budgets
+    rungs = rungs_for(game, budgets)
+    self_games = games if self_games is None else self_games
+    versus_games = max(1, games // 4) if versus_games is None else versus_games
+    for spec in rungs + [field_spec]:  # validate everything before playing anything
+        runner.make_setup(game_id, P, sets, spec, seed)
+    fair = 1.0 / P
+    t0 = time.perf_counter()
+    curve, selfp = [], []
+    for spec in rungs:
+        share, n = 0.0, 0
+        for s in range(P):
+            order = [spec if i == s else field_spec for i in range(P)]
+            t = runner.run(runner.make_setup(game_id, P, sets, ",".join(order), seed), games, jobs,
+                           progress=progress).tally
+            share += float(t.wins[s])
+            n += t.games
+        lo, hi = wilson(share, n)
+        curve.append({"rung": spec, "games": n, "win_share": _r(share), "win_rate": _r(share / n),
+                      "ci": [_r(lo), _r(hi)], "above_fair": bool(lo > fair), "below_fair": bool(hi < fair)})
+        t = runner.run(runner.make_setup(game_id, P, sets, spec, seed), self_games, jobs, progress=progress).tally
+        w0 = float(t.wins[0])
+        lo, hi = wilson(w0, t.games)
+        selfp.append({"rung": spec, "games": t.games, "seat0_win_rate": _r(w0 / t.games),
+                      "seat0_edge": _r(w0 / t.games - fair), "ci": [_r(lo - fair), _r(hi - fair)],
+                      "unfinished_rate": _r(t.unfinished / t.games)})
+    tour = run_tournament(game_id, rungs, P, versus_games, seed, jobs, sets, progress=progress)
+    elapsed = time.perf_counter() - t0
+    ratings = [{"rung": row.strategy, "rating": _r(row.rating), "ci": [_r(row.ci_low), _r(row.ci_high)]}
+               for row in tour.ratings.itertuples()]
+    # the headroom: the best rung against the field, beside the reference's own
+    by = {c["rung"]: c for c in curve}
+    best = max(curve, key=lambda c: c["win_rate"])
+    ref = by.get("reference", curve[0])
+    d, lo, hi = diff_independent(best["win_share"], best["games"], ref["win_share"], ref["games"])
+    headroom = {"best": best["rung"], "reference": ref["rung"], "points": _r(100 * d),
+                "ci": [_r(100 * lo), _r(100 * hi)]}
+    top, below = curve[-1], curve[-2]
+    d, lo, hi = diff_independent(top["win_share"], top["games"], below["win_share"], below["games"])
+    rising = {"top": top["rung"], "below": below["rung"], "points": _r(100 * d),
+              "ci": [_r(100 * lo), _r(100 * hi)], "still_rising": bool(lo > 0)}
+    weakest = min(ratings, key=lambda r: r["rating"])["rung"]
+    strongest = ratings[0]["rung"]
+    w = float(tour.matrix.loc[weakest, strongest])
+    luck = {"weakest": weakest, "strongest": strongest, "weakest_wins": _r(w), "coin": _r(fair),
+            "luck_share": _r(w / fair)}
+    verdict = _verdict(game_id, P, field_spec, curve, selfp, headroom, rising, luck, fair)
+    return Ladder(game.id, P, field_spec, rungs, games, seed, curve, selfp, ratings, headroom, rising,
+                  luck, verdict, elapsed)
+
+
+def _verdict(game_id, P, field_spec, curve, selfp, headroom, rising, luck, fair) -> str:
+    h = headroom
+    parts = [f"Against a field of {field_spec}, the strongest rung ({h['best']}) wins "
+             f"{100 * max(c['win_rate'] for c in curve):.1f}% where the fair share is {100 * fair:.1f}%: "
+             f"a skill headroom of {h['points']:+.1f} points [{h['ci'][0]:+.1f}, {h['ci'][1]:+.1f}] over "
+             f"{h['reference']}."]
+    if rising["still_rising"]:
+        parts.append(f"The curve still rises at the top budget ({rising['top']} beats {rising['below']} by "
+                     f"{rising['points']:+.1f} points): there is more skill to find than this ladder reaches.")
+    else:
+        parts.append(f"The curve has levelled off at the top ({rising['top']} against {rising['below']}: "
+                     f"{rising['points']:+.1f} points [{rising['ci'][0]:+.1f}, {rising['ci'][1]:+.1f}]).")
+    parts.append(f"Head to head the weakest rung ({luck['weakest']}) still wins "
+                 f"{100 * luck['weakest_wins']:.1f}% of games against the strongest ({luck['strongest']}), "
+                 f"{luck['luck_share']:.2f} of what a coin would give: "
+                 + ("luck decides much of this game." if luck["luck_share"] > 0.5 else
+                    "skill decides most games." if luck["luck_share"] < 0.2 else "skill matters but luck stays."))
+    lo_edge, hi_edge = selfp[0], selfp[-1]
+    parts.append(f"Seat 0's edge in self-play is {100 * lo_edge['seat0_edge']:+.1f} points for {lo_edge['rung']} "
+                 f"and {100 * hi_edge['seat0_edge']:+.1f} [{100 * hi_edge['ci'][0]:+.1f}, "
+                 f"{100 * hi_edge['ci'][1]:+.1f}] for {hi_edge['rung']}.")
+    return " ".join(parts)
+
+
+def render_text(lad: Ladder) -> str:
+    fair = 1.0 / lad.players
+    lines = [f"{lad.game}: skill ladder, {lad.players} players, field {lad.field} "
+             f"({lad.games} games per seat, seed {lad.seed}; fair share {100 * fair:.1f}%)", "",
+             f"{'rung':<24} {'vs field':>9} {'95% CI':>17}   {'seat-0 edge (self-play)':>24}"]
+    for c, s in zip(lad.curve, lad.self_play):
+        bar = "#" * int(round(40 * c["win_rate"]))
+        lines.append(f"{c['rung']:<24} {100 * c['win_rate']:8.1f}% [{100 * c['ci'][0]:5.1f}, {100 * c['ci'][1]:5.1f}]"
+                     f"   {100 * s['seat0_edge']:+7.1f} [{100 * s['ci'][0]:+5.1f}, {100 * s['ci'][1]:+5.1f}]  {bar}")
+    lines += ["", "Bradley-Terry ratings (all rungs against each other):"]
+    def end(x, sign):
+        return sign + "inf" if x is None else f"{x:+.2f}"  # None: unbounded (never won, or never lost)
+
+    lines += [f"  {r['rung']:<24} {r['rating']:+7.2f} [{end(r['ci'][0], '-')}, {end(r['ci'][1], '+')}]"
+              for r in lad.ratings]
+    lines += ["", lad.verdict, f"({lad.elapsed_s:.1f} s)"]
+    return "\n".join(lines)

@@ -1,0 +1,183 @@
+"""``mcts``: information-set Monte Carlo tree search, compiled, for every game.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012).  At each of its decisions the
+seat repeats ``iterations`` times:
+
+1. **sample a world**: a copy of the position with everything the seat cannot see re-dealt
+   and the future reseeded (``sim/redeal.determinize``: the hidden cards, the chance
+   stream, every seat's stream);
+2. **select**: from the root, at each decision of the world (the seat's own and the other
+   seats'), among the actions legal *in this world*, take an untried one if there is one,
+   else the child with the best UCB score ``mean + c * sqrt(ln(availability) / visits)``;
+   availability counts the iterations in which a child's action was legal, so an action
+   that is often impossible is not penalised for it.  The game's own ``step`` plays the
+   chance events between decisions;
+3. **expand** the untried action into a new node;
+4. **roll out** the world to its end: uniformly random legal actions (``rollout=random``)
+   or a heuristic of the game answering every seat;
+5. **back up** every node on the path with the win share (1/k for each of k winners) of
+   the seat that chose its action.
+
+Then it plays the root's most visited action.  The tree lives in arrays sized by
+``iterations`` and allocated per decision, so memory never grows with the games played.
+Every random number comes from the seat's own stream (``sim/rng.seat_next_u64``), seeded
+from the seed, the game index and the seat: never from the game's chance stream, so
+strategies compared on the same seeds meet the same deals; a world is rolled out on its
+own reseeded generator, never on the real one (that would foresee the future).
+
+The search reads the real position only through the re-deal, whose sorted pool depends
+only on which cards the seat cannot see: the honesty check holds for it like for every
+strategy.  It is bound to a game by the game's ``kernel.py`` (``decide``), and the engine
+(``sim/engine.play_on_search``) asks it for every seat that plays ``mcts``.
+"""
+import numpy as np
+from numba import njit
+
+from cardlab.sim.bits import popcount
+from cardlab.sim.redeal import determinize
+from cardlab.sim.rng import MAX_SEATS, seat_below
+from cardlab.sim.schema import DONE
+
+P_ITERATIONS, P_C, P_ROLLOUT = 0, 1, 2   # the mcts strategy's parameter slots
+RANDOM_ROLLOUT = -1                      # rollout=random: uniform legal actions
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _slot(keys, parent, kind, a, b, c):
+    """The hash slot of child (parent, action)."""
+    h = np.uint64(parent + 1) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= np.uint64(kind + 7) * np.uint64(0xBF58476D1CE4E5B9)
+    h ^= np.uint64(a + 11) * np.uint64(0x94D049BB133111EB)
+    h = (h ^ (h >> np.uint64(29))) * np.uint64(0xD6E8FEB86659FD93)
+    h ^= np.uint64(b + 13) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= np.uint64(c + 17) * np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(32)
+    return np.int64(h & np.uint64(keys.shape[0] - 1))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def find_child(keys, act, parent_of, node, kind, a, b, c):
+    """The child of ``node`` reached by action (kind, a, b, c), or -(slot + 1) where it
+    would be stored."""
+    i = _slot(keys, node, kind, a, b, c)
+    while True:
+        ch = keys[i]
+        if ch < 0:
+            return -(i + 1)
+        if (parent_of[ch] == node and act[ch, 0] == kind and act[ch, 1] == a
+                and act[ch, 2] == b and act[ch, 3] == c):
+            return ch
+        i = (i + 1) & (keys.shape[0] - 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def win_share(world, E, seat):
+    mask = world[E.mask]
+    if (mask >> seat) & 1:
+        return 1.0 / popcount(mask)
+    return 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put):
+    """Seat ``me``'s action in ``st`` by ISMCTS with the parameters ``p`` (iterations, c,
+    rollout); ``rpar`` holds every strategy's default parameters (a heuristic rollout's)."""
+    P = st[E.rules]
+    iterations = max(1, np.int64(p[P_ITERATIONS]))
+    c_explore = p[P_C]
+    rollout = np.int64(p[P_ROLLOUT])
+    world = np.empty(E.size, dtype=np.int64)
+    pool = np.empty(E.size, dtype=np.int64)
+    counts = np.empty(tab.shape[0] * MAX_SEATS + 1, dtype=np.int64)
+    # one legal action: nothing to search
+    for i in range(E.size):
+        world[i] = st[i]
+    n_root = legal(world)
+    if n_root == 1:
+        o = E.acts
+        return (world[o], world[o + 1], world[o + 2], world[o + 3])
+    # the tree: node 0 is the root; node i > 0 was reached by act[i] from parent_of[i],
+    # chosen by seat player[i]
+    N = iterations + 1
+    act = np.zeros((N, 4), dtype=np.int64)
+    parent_of = np.full(N, -1, dtype=np.int64)
+    player = np.zeros(N, dtype=np.int64)
+    visits = np.zeros(N, dtype=np.float64)
+    avail = np.zeros(N, dtype=np.float64)
+    reward = np.zeros(N, dtype=np.float64)
+    H = 1
+    while H < 4 * N:
+        H *= 2
+    keys = np.full(H, -1, dtype=np.int64)
+    path = np.zeros(N + 1, dtype=np.int64)  # the nodes of this iteration's walk (distinct)
+    n_nodes = 1
+    for _ in range(iterations):
+        determinize(st, world, me, P, tab, pool, counts, table_cards, table_put)
+        node = 0
+        depth = 0
+        # select down the tree while every legal action has been tried; expand one
+        while world[E.phase] != DONE:
+            n = legal(world)
+            who = world[E.actor]
+            best = -1
+            best_score = -1.0
+            untried = 0
+            pick_k, pick_a, pick_b, pick_c, pick_slot = 0, 0, 0, 0, 0
+            for i in range(n):
+                o = E.acts + 4 * i
+                ch = find_child(keys, act, parent_of, node, world[o], world[o + 1], world[o + 2], world[o + 3])
+                if ch < 0:  # untried here: keep one of them uniformly (reservoir)
+                    untried += 1
+                    if seat_below(st, me, untried) == 0:
+                        pick_k, pick_a, pick_b, pick_c = world[o], world[o + 1], world[o + 2], world[o + 3]
+                        pick_slot = -ch - 1
+                else:
+                    avail[ch] += 1.0
+                    if untried == 0:
+                        score = reward[ch] / visits[ch] + c_explore * np.sqrt(np.log(avail[ch]) / visits[ch])
+                        if score > best_score:
+                            best_score = score
+                            best = ch
+            if untried > 0:
+                if n_nodes < N:  # expand: a new node for the untried action
+                    ch = n_nodes
+                    n_nodes += 1
+                    act[ch, 0], act[ch, 1], act[ch, 2], act[ch, 3] = pick_k, pick_a, pick_b, pick_c
+                    parent_of[ch] = node
+                    player[ch] = who
+                    keys[pick_slot] = ch
+                    avail[ch] = 1.0
+                    depth += 1
+                    path[depth] = ch
+                step(world, (pick_k, pick_a, pick_b, pick_c))
+                break
+            node = best
+            depth += 1
+            path[depth] = node
+            step(world, (act[node, 0], act[node, 1], act[node, 2], act[node, 3]))
+        # roll the world out to its end
+        while world[E.phase] != DONE:
+            who = world[E.actor]
+            if rollout == RANDOM_ROLLOUT:
+                n = legal(world)
+                o = E.acts + 4 * seat_below(st, me, n)
+                step(world, (world[o], world[o + 1], world[o + 2], world[o + 3]))
+            else:
+                step(world, choose(rollout, world, who, (rpar[rollout, 0], rpar[rollout, 1],
+                                                         rpar[rollout, 2], rpar[rollout, 3],
+                                                         rpar[rollout, 4], rpar[rollout, 5],
+                                                         rpar[rollout, 6], rpar[rollout, 7])))
+        # back up each node with the win share of the seat that chose it
+        visits[0] += 1.0
+        for d in range(1, depth + 1):
+            nd = path[d]
+            visits[nd] += 1.0
+            reward[nd] += win_share(world, E, player[nd])
+    # the most visited action at the root (ties: the first expanded)
+    best = -1
+    most = -1.0
+    for ch in range(1, n_nodes):
+        if parent_of[ch] == 0 and visits[ch] > most:
+            most = visits[ch]
+            best = ch
+    return (act[best, 0], act[best, 1], act[best, 2], act[best, 3])

@@ -1,0 +1,44 @@
+"""``cardlab ladder``: the skill curve (analysis/ladder.py) on a tiny budget."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cardlab.analysis.ladder import parse_budgets, run_ladder
+from cardlab.sim.errors import InputError
+
+
+def small(jobs):
+    return run_ladder("crazy_eights", [4, 16], games=16, self_games=16, versus_games=8, seed=3, jobs=jobs)
+
+
+def test_the_ladder_is_the_same_for_any_jobs_and_reads_its_own_numbers():
+    one, two = small(1), small(2)
+    assert json.dumps(one.to_dict() | {"elapsed_s": 0}) == json.dumps(two.to_dict() | {"elapsed_s": 0})
+    d = one.to_dict()
+    assert d["rungs"] == ["random", "reference", "hoarder", "starver", "mcts:iterations=4", "mcts:iterations=16"]
+    for c in d["curve"]:
+        assert c["games"] == 3 * 16 and c["ci"][0] <= c["win_rate"] <= c["ci"][1]
+    best = max(d["curve"], key=lambda c: c["win_rate"])
+    ref = next(c for c in d["curve"] if c["rung"] == "reference")
+    assert d["headroom"]["best"] == best["rung"]
+    assert d["headroom"]["points"] == pytest.approx(100 * (best["win_rate"] - ref["win_rate"]), abs=1e-3)
+    assert d["still_rising"]["top"] == "mcts:iterations=16" and d["still_rising"]["below"] == "mcts:iterations=4"
+    assert {r["rung"] for r in d["ratings"]} == set(d["rungs"])
+    assert d["verdict"].startswith("Against a field of reference")
+
+
+def test_bad_budgets_are_refused():
+    for bad in ("0,16", "16,8", "a", "", "16,16"):
+        with pytest.raises(InputError, match="bad --budgets"):
+            parse_budgets(bad)
+    assert parse_budgets("16,64") == [16, 64]
+
+
+def test_cli_bad_budgets_exit_2_in_one_line():
+    p = subprocess.run([sys.executable, "-m", "cardlab.cli", "ladder", "skyscraper", "--budgets", "64,8"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "--budgets" in p.stderr
