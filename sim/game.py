@@ -128,6 +128,10 @@ class Game:
     def kernel(self):
         return self.model().run_games
 
+    def search_kernel(self):
+        """The same engine with seats answered by the search player (``sim/search.py``)."""
+        return self.model().run_games_search
+
     def observation(self, st: np.ndarray, seat: int) -> dict[str, Any]:
         """What ``seat`` sees in ``st`` (``sim/observe.py``): hidden zones as counts."""
         from cardlab.sim.observe import observation

@@ -47,8 +47,8 @@ class Setup:
         return any(s.strategy.search for s in self.seats)
 
     def kernel(self):
-        model = self.game.model()
-        return model.run_games_search if self.searches else model.run_games
+        """The compiled kernel this setup runs on (the search's only when a seat needs it)."""
+        return self.game.search_kernel() if self.searches else self.game.kernel()
 
     def arrays(self):
         rv = self.game.rules_vector(self.rules, self.players)
