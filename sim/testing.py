@@ -21,7 +21,7 @@ The checks (``CHECKS``, in the order they run):
   strategy;
 - ``jobs_identical``: 1 thread and 2 threads with small chunks give the same tally;
 - ``honesty``: every heuristic at 2,000 decisions, and the search player ``mcts``
-  (16 iterations) at 150, of seeded games, answers the same in
+  (16 iterations) at 80, of seeded games, answers the same in
   re-dealt positions (``sim/observe.determinize``: what its seat cannot see drawn afresh,
   the generators reseeded) as in the real one;
 - ``parameter_bounds``: every strategy parameter at both bounds, alone and in a mixed pool,
@@ -65,7 +65,7 @@ WITH_RULE = re.compile(r"with (\w+)=([^\s,;)]+)")
 
 
 SEARCH_SPEC = "mcts:iterations=16"  # the search player in the honesty check: a small budget
-SEARCH_DECISIONS = 150                 # ... at this many decisions (each asks it 4 times)
+SEARCH_DECISIONS = 80                  # ... at this many decisions (each asks it 4 times)
 
 
 class HonestyError(AssertionError):

@@ -26,6 +26,11 @@ its dispatch branch calls the registered function.  The ids are the registration
 does not answer every decision of the game's schema, and ``check_dispatch`` refuses a
 compiled dispatch (``choose``) that lacks the branch of a registered strategy, so a
 strategy can never fall through to another one's code.
+
+``register`` also appends the search player ``mcts`` (``search_player``: ISMCTS over the
+game's own ``legal``/``step``, ``sim/search.py``) after the game's strategies; the engine,
+not the game's ``choose``, answers for it, so no dispatch names it, and ``Game.strategies``
+(what "all" pools and tournaments mean) leaves it out while ``Game.all_strategies`` has it.
 """
 from __future__ import annotations
 
@@ -38,7 +43,6 @@ import numpy as np
 
 from cardlab.sim.errors import InputError
 from cardlab.sim.jit import MAX_PARAMS
-
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ def wins_anyway(game, st, act, me) -> bool:
     return True
 
 
-def winning_positions(game_id, want=4, games=200):
+def winning_positions(game_id, want=3, games=200):
     """Positions of random games in which some, but not every, legal action wins at once."""
     game = get_game(game_id)
     setup = runner.make_setup(game_id, None, SETS.get(game_id))
