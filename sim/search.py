@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.bits import popcount
+from cardlab.sim.engine import seat_params
 from cardlab.sim.redeal import determinize
 from cardlab.sim.rng import MAX_SEATS, seat_below
 from cardlab.sim.schema import DONE
@@ -163,10 +164,7 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put)
                 o = E.acts + 4 * seat_below(st, me, n)
                 step(world, (world[o], world[o + 1], world[o + 2], world[o + 3]))
             else:
-                step(world, choose(rollout, world, who, (rpar[rollout, 0], rpar[rollout, 1],
-                                                         rpar[rollout, 2], rpar[rollout, 3],
-                                                         rpar[rollout, 4], rpar[rollout, 5],
-                                                         rpar[rollout, 6], rpar[rollout, 7])))
+                step(world, choose(rollout, world, who, seat_params(rpar, rollout)))
         # back up each node with the win share of the seat that chose it
         visits[0] += 1.0
         for d in range(1, depth + 1):
