@@ -89,7 +89,9 @@ class Strategy:
             try:
                 f = float(v)
             except (TypeError, ValueError):
-                raise InputError(f"bad value {v!r} for parameter '{self.name}:{k}': expected a number in [{p.lo:g}, {p.hi:g}]") from None
+                expected = (f"one of {', '.join(n for n, _ in p.names)}" if p.names else
+                            f"a number in [{p.lo:g}, {p.hi:g}]")
+                raise InputError(f"bad value {v!r} for parameter '{self.name}:{k}': expected {expected}") from None
             if not (p.lo <= f <= p.hi) or (p.integer and not float(f).is_integer()):
                 kind = "an integer" if p.integer else "a number"
                 raise InputError(f"bad value {v!r} for parameter '{self.name}:{k}': expected {kind} in [{p.lo:g}, {p.hi:g}]")
