@@ -39,3 +39,22 @@ def diff_independent(k1: float, n1: float, k2: float, n2: float,
     lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     return (d, lo, hi)
+
+
+def paired_diff(x, y, z: float = Z95) -> tuple[float, float, float, float]:
+    """mean(x - y) for paired samples (the same games played two ways, common random
+    numbers), with its t interval and the two-sided p-value (scipy's one-sample t test
+    on the differences).  Returns (difference, low, high, p); identical samples give a
+    zero-width interval and p = 1."""
+    import numpy as np
+    from scipy import stats
+
+    d = np.asarray(x, dtype=np.float64) - np.asarray(y, dtype=np.float64)
+    if d.size == 0:
+        return (float("nan"), float("nan"), float("nan"), float("nan"))
+    m = float(d.mean())
+    if d.size < 2 or float(d.std()) == 0.0:
+        return (m, m, m, 1.0 if m == 0.0 else 0.0)
+    res = stats.ttest_1samp(d, 0.0)
+    lo, hi = res.confidence_interval(confidence_level=2 * stats.norm.cdf(z) - 1)
+    return (m, float(lo), float(hi), float(res.pvalue))

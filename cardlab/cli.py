@@ -358,6 +358,33 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
 
 
 @app.command()
+def restricted(game: str = typer.Argument(..., help="Game id."),
+               never: Optional[str] = typer.Option(None, "--never", help="Restrictions to test, comma-separated; "
+                                                   "each a card type or action kind, or several joined by + "
+                                                   "(default: every card type and action kind)."),
+               iterations: int = typer.Option(32, "--iterations", help="The search player's budget (mcts "
+                                              "iterations), restricted and not."),
+               n_games: int = typer.Option(100, "--games", "-n", help="Games per seat and restriction."),
+               players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
+               jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
+               as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """Restricted play: what never playing a card type (or never taking an action kind)
+    costs the search player, against unrestricted search players on the same deals."""
+    from cardlab.analysis.restricted import parse_never, render_text, run_restricted, total_games
+    from cardlab.sim import runner
+
+    setup = _setup(game, players, sets, None, seed)
+    runner.check_counts(n_games, seed, jobs)
+    items = parse_never(never, setup.game, setup.rules)
+    total = total_games(len(items), setup.players, n_games)
+    advance, bar = runner.progress_bar(total, enabled=None if not (as_json or quiet) else False)
+    with bar:
+        res = run_restricted(game, items, players, n_games, iterations, seed, jobs, sets, progress=advance)
+    print(json.dumps(res.to_dict()) if as_json else render_text(res))
+
+
+@app.command()
 def sweep(game: str = typer.Argument(..., help="Game id."),
           vary: List[str] = typer.Option(..., "--vary", help="KEY=V1,V2,... to vary (repeatable): a rule "
                                          "knob, players, or strategies=A/B (each a per-seat list)."),

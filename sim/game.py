@@ -11,12 +11,14 @@ compiles anything.
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from cardlab.sim.errors import InputError
 from cardlab.sim.knobs import Knob, resolve
+from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.tally import TallyLayout
 from cardlab.strategies.base import Strategy
 
@@ -110,9 +112,29 @@ class Game:
 
     @property
     def all_strategies(self) -> dict[str, Strategy]:
-        """Every strategy a seat may play: the heuristics and the search player ``mcts``."""
+        """Every strategy a seat may play: the heuristics and the search player ``mcts``,
+        whose ``never`` parameter names this game's card types and action kinds."""
         mod = importlib.import_module(self.strategy_module)
-        return {s.name: s for s in mod.STRATEGIES}
+        out = {}
+        for s in mod.STRATEGIES:
+            if s.search:
+                names = tuple(self.restriction_names())
+                s = replace(s, params=tuple(replace(p, names=names) if p.flags else p for p in s.params))
+            out[s.name] = s
+        return out
+
+    def restriction_names(self) -> list[tuple[str, float]]:
+        """What restricted play (``mcts:never=``) may name, with its bit: every card type
+        (``restriction_types``) and every action kind of the layout's ``RESTRICT_KINDS``
+        (the game's ``moves.restrict_bits`` says what an action commits)."""
+        kinds = getattr(self.layout, "RESTRICT_KINDS", ())
+        return ([(name.replace(" ", "_"), float(2 ** t)) for t, name in self.restriction_types()]
+                + [(k, float(2 ** (KIND_BIT + i))) for i, k in enumerate(kinds)])
+
+    def restriction_types(self) -> list[tuple[int, str]]:
+        """The card types a restriction may name: those of the default deck (a game whose
+        deck changes with its knobs lists every type any deck may hold)."""
+        return self.card_types(self.resolve_rules(None, self.default_players))
 
     # ------------------------------------------------------------ the model
     @property

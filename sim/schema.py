@@ -60,6 +60,9 @@ TABLE = "table"      # game-specific rows (a tower of floors); the game decodes 
 VALUES = "values"    # numbers that are not cards (block heights, caches)
 
 DONE = 0  # st[S_PHASE] once a game is over; decisions are numbered from 1
+# restricted play (``mcts:never=``): a game's ``restrict_bits`` sets bit t for a card type
+# t an action commits and bit KIND_BIT + k for its named action kind k (``RESTRICT_KINDS``)
+KIND_BIT = 32
 
 EVW = 9   # an event row in trace mode: kind, player (-1: chance), turn, then six fields
 

@@ -18,6 +18,14 @@ seat repeats ``iterations`` times:
 5. **back up** every node on the path with the win share (1/k for each of k winners) of
    the seat that chose its action.
 
+**Restricted play** (Jaffe et al. 2012): with ``never`` set (a bit mask of card types,
+bits 0..31, and of the game's named action kinds, bits 32 and up: see the game's
+``restrict_bits``), the seat never takes an action whose bits meet the mask, wherever it
+decides for itself: at the root, in the tree and in its rollouts (a heuristic's restricted
+answer is replaced by a uniformly random allowed action).  When every legal action is
+restricted the move is forced and any legal action may be taken.  The other seats are
+not restricted.
+
 Then it plays the root's most visited action.  The tree lives in arrays sized by
 ``iterations`` and allocated per decision, so memory never grows with the games played.
 Every random number comes from the seat's own stream (``sim/rng.seat_next_u64``), seeded
@@ -39,7 +47,7 @@ from cardlab.sim.redeal import determinize
 from cardlab.sim.rng import MAX_SEATS, seat_below
 from cardlab.sim.schema import DONE
 
-P_ITERATIONS, P_C, P_ROLLOUT = 0, 1, 2   # the mcts strategy's parameter slots
+P_ITERATIONS, P_C, P_ROLLOUT, P_NEVER = 0, 1, 2, 3   # the mcts strategy's parameter slots
 RANDOM_ROLLOUT = -1                      # rollout=random: uniform legal actions
 
 
@@ -80,20 +88,42 @@ def win_share(world, E, seat):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put):
+def keep_allowed(world, n, never, restrict_bits, E):
+    """Move the pending decision's legal actions that the restriction ``never`` allows to
+    the front of the action buffer and return how many there are; all ``n`` when it allows
+    none (a forced move)."""
+    if never == 0:
+        return n
+    k = 0
+    for i in range(n):
+        o = E.acts + 4 * i
+        if restrict_bits(world, world[o], world[o + 1], world[o + 2], world[o + 3]) & never == 0:
+            if k != i:
+                for w in range(4):
+                    world[E.acts + 4 * k + w] = world[o + w]
+            k += 1
+    return k if k > 0 else n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put, restrict_bits):
     """Seat ``me``'s action in ``st`` by ISMCTS with the parameters ``p`` (iterations, c,
-    rollout); ``rpar`` holds every strategy's default parameters (a heuristic rollout's)."""
+    rollout, never); ``rpar`` holds every strategy's default parameters (a heuristic
+    rollout's); ``restrict_bits(st, kind, a, b, c)`` is the game's mask of what an action
+    commits (for ``never``)."""
     P = st[E.rules]
     iterations = max(1, np.int64(p[P_ITERATIONS]))
     c_explore = p[P_C]
     rollout = np.int64(p[P_ROLLOUT])
+    never = np.int64(p[P_NEVER])
     world = np.empty(E.size, dtype=np.int64)
+    saved = np.empty(E.size if never != 0 else 0, dtype=np.int64)
     pool = np.empty(E.size, dtype=np.int64)
     counts = np.empty(tab.shape[0] * MAX_SEATS + 1, dtype=np.int64)
     # one legal action: nothing to search
     for i in range(E.size):
         world[i] = st[i]
-    n_root = legal(world)
+    n_root = keep_allowed(world, legal(world), never, restrict_bits, E)
     if n_root == 1:
         o = E.acts
         return (world[o], world[o + 1], world[o + 2], world[o + 3])
@@ -120,6 +150,8 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put)
         while world[E.phase] != DONE:
             n = legal(world)
             who = world[E.actor]
+            if who == me:
+                n = keep_allowed(world, n, never, restrict_bits, E)
             best = -1
             best_score = -1.0
             untried = 0
@@ -159,12 +191,21 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put)
         # roll the world out to its end
         while world[E.phase] != DONE:
             who = world[E.actor]
-            if rollout == RANDOM_ROLLOUT:
-                n = legal(world)
-                o = E.acts + 4 * seat_below(st, me, n)
-                step(world, (world[o], world[o + 1], world[o + 2], world[o + 3]))
-            else:
-                step(world, choose(rollout, world, who, seat_params(rpar, rollout)))
+            if rollout != RANDOM_ROLLOUT:
+                bound = who == me and never != 0
+                if bound:  # the heuristic may write its scratch (a plan): undo it if refused
+                    saved[:] = world
+                a = choose(rollout, world, who, seat_params(rpar, rollout))
+                if not bound or restrict_bits(world, a[0], a[1], a[2], a[3]) & never == 0:
+                    step(world, a)
+                    continue
+                world[:] = saved
+            # a uniformly random legal action (allowed by the restriction, for the seat)
+            n = legal(world)
+            if who == me:
+                n = keep_allowed(world, n, never, restrict_bits, E)
+            o = E.acts + 4 * seat_below(st, me, n)
+            step(world, (world[o], world[o + 1], world[o + 2], world[o + 3]))
         # back up each node with the win share of the seat that chose it
         visits[0] += 1.0
         for d in range(1, depth + 1):

@@ -54,6 +54,37 @@ class Param:
     help: str
     integer: bool = False
     names: tuple[tuple[str, float], ...] = ()  # values that may be given by name (mcts:rollout=reference)
+    flags: bool = False          # the value is a sum of named bits, given as NAME+NAME (mcts:never=J+DOG)
+
+    def value(self, v, strategy: str) -> float:
+        """The number a value given on the command line stands for (a name, names joined
+        by ``+`` for a flags parameter, or a number), checked against the range."""
+        named = dict(self.names)
+        if isinstance(v, str) and self.flags and v and all(x in named for x in v.split("+")):
+            v = float(sum({int(named[x]) for x in v.split("+")}))
+        elif isinstance(v, str):
+            v = named.get(v, v)
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            expected = (f"one or more of {', '.join(named)} joined by +" if self.flags else
+                        f"one of {', '.join(named)}" if self.names else f"a number in [{self.lo:g}, {self.hi:g}]")
+            raise InputError(f"bad value {v!r} for parameter '{strategy}:{self.name}': expected {expected}") from None
+        if not (self.lo <= f <= self.hi) or (self.integer and not float(f).is_integer()):
+            kind = "an integer" if self.integer else "a number"
+            raise InputError(f"bad value {v!r} for parameter '{strategy}:{self.name}': expected {kind} in [{self.lo:g}, {self.hi:g}]")
+        return f
+
+    def show(self, f: float) -> str:
+        """A value as the command line names it (the inverse of ``value``)."""
+        if self.flags and self.names and f:
+            parts = [n for n, b in self.names if int(f) & int(b)]
+            if sum(int(b) for n, b in self.names if n in parts) == int(f):
+                return "+".join(parts)
+        for n, b in self.names:
+            if not self.flags and b == f:
+                return n
+        return f"{f:g}"
 
 
 @dataclass(frozen=True)
@@ -85,17 +116,7 @@ class Strategy:
                 allowed = ", ".join(by_name) or "none"
                 raise InputError(f"unknown parameter '{k}' for strategy '{self.name}': allowed {allowed}")
             i, p = by_name[k]
-            v = dict(p.names).get(v, v) if isinstance(v, str) else v
-            try:
-                f = float(v)
-            except (TypeError, ValueError):
-                expected = (f"one of {', '.join(n for n, _ in p.names)}" if p.names else
-                            f"a number in [{p.lo:g}, {p.hi:g}]")
-                raise InputError(f"bad value {v!r} for parameter '{self.name}:{k}': expected {expected}") from None
-            if not (p.lo <= f <= p.hi) or (p.integer and not float(f).is_integer()):
-                kind = "an integer" if p.integer else "a number"
-                raise InputError(f"bad value {v!r} for parameter '{self.name}:{k}': expected {kind} in [{p.lo:g}, {p.hi:g}]")
-            r[i] = f
+            r[i] = p.value(v, self.name)
         return tuple(float(x) for x in r)
 
 
@@ -109,7 +130,8 @@ class SeatStrategy:
     def label(self) -> str:
         if not self.overrides:
             return self.strategy.name
-        return self.strategy.name + "".join(f":{k}={v:g}" for k, v in self.overrides)
+        by_name = {p.name: p for p in self.strategy.params}
+        return self.strategy.name + "".join(f":{k}={by_name[k].show(v)}" for k, v in self.overrides)
 
     def row(self) -> np.ndarray:
         return self.strategy.row(dict(self.overrides))
@@ -141,8 +163,8 @@ def parse_strategies(spec: str | list[str] | None, registry: dict[str, Strategy]
             k, v = kv.split("=", 1)
             overrides.append((k.strip(), v.strip()))
         strat.row(dict(overrides))  # validates names and ranges
-        names = {p.name: dict(p.names) for p in strat.params}
-        seats.append(SeatStrategy(strat, tuple((k, float(names.get(k, {}).get(v, v))) for k, v in overrides)))
+        by_name = {p.name: p for p in strat.params}
+        seats.append(SeatStrategy(strat, tuple((k, by_name[k].value(v, strat.name)) for k, v in overrides)))
     return [seats[i % len(seats)] for i in range(players)]
 
 
@@ -183,13 +205,18 @@ def search_player(heuristics: tuple[Strategy, ...]) -> Strategy:
                     "(exploration c), expands one untried action, plays the world out with the rollout "
                     "policy (uniformly random legal actions, or a heuristic of the game for every seat), "
                     "and backs up each seat's win share; then plays the most visited action. Its random "
-                    "numbers come from its seat's own stream.", (
+                    "numbers come from its seat's own stream. With never=..., it never takes, itself, an "
+                    "action that commits the named card types or action kinds (restricted play).", (
                         Param("iterations", 200, 1, 20000, "worlds searched per decision", True),
                         Param("c", 0.7, 0, 10, "UCB exploration constant"),
                         Param("rollout", dict(rollouts).get("reference", -1), -1, max(s.id for s in heuristics),
                               "rollout policy: random "
                               "(uniform legal actions) or a heuristic by name (" +
                               ", ".join(n for n, _ in rollouts[1:]) + "; default: reference, if the game has one)", True, rollouts),
+                        # the names (card types, action kinds) are the game's: Game.all_strategies
+                        Param("never", 0, 0, 2.0 ** 53, "restricted play: never take an action that commits one of "
+                              "these card types or action kinds (NAME+NAME; when every legal action does, any "
+                              "may be taken)", True, flags=True),
                     ), search=True)
 
 

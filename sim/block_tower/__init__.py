@@ -143,6 +143,10 @@ class BlockTower(Game):
         split = rules["points_split"]
         return [(t, L.TYPE_CODES[t]) for t in range(L.NT) if t >= 3 or split[t] > 0]
 
+    def restriction_types(self) -> list[tuple[int, str]]:
+        """Every block value and action card (points_split decides which values a deck has)."""
+        return list(enumerate(L.TYPE_CODES))
+
     # ------------------------------------------------------------ zones and traces
     def zone_cards(self, st: np.ndarray, name: str, seat: int | None = None) -> list[int]:
         """The card ids in zone ``name`` of a state (seat's, for a per-seat zone), through

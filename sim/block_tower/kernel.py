@@ -85,6 +85,7 @@ from cardlab.sim.block_tower.layout import (
     SWAP,
 )
 from cardlab.sim.block_tower.moves import (  # legal: the model's, for Game.model()
+    restrict_bits,
     action_legal,
     adjust,
     anywhere,
@@ -433,7 +434,8 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put)
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
+                         restrict_bits)
 
 
 @njit(cache=True, nogil=True)

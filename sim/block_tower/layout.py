@@ -139,3 +139,5 @@ NO_ACTION = -1
 # collapse causes (field "during" of a collapse event)
 DURING = ("place", "adjust", "remove")
 
+# the action kinds a restriction (mcts:never=) may name, bits KIND_BIT + i (moves.restrict_bits)
+RESTRICT_KINDS = ("reshuffle",)

@@ -93,6 +93,7 @@ from cardlab.sim.block_tower.layout import (
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
 from cardlab.sim.jit import helper
+from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import below, shuffle, uniform
 
 # ---------------------------------------------------------------- measures
@@ -623,3 +624,21 @@ def legal(st):
             for x in range(STYLE_ONE + 1):
                 n = put_action(st, S_ACTS, n, c, x, 0, 0)
     return n
+
+
+# ---------------------------------------------------------------- restricted play
+# (``mcts:never=``, sim/search.py) what an action commits: an action card its type
+# (ADJUST..SWAP), a block card its points (B1pt, B2pt, B3pt); and its kind among
+# RESTRICT_KINDS (layout.py): the two-action reshuffle
+
+
+@helper("int64(ST, int64, int64, int64, int64)")
+def restrict_bits(st, k, a, b, c):
+    ph = st[S_PHASE]
+    if ph == D_RESHUFFLE:
+        return (np.int64(1) << KIND_BIT) if k == 1 else np.int64(0)
+    if ph == D_ACTION or ph == D_SECOND:
+        return (np.int64(1) << (3 + k - ADJUST)) if k >= ADJUST else np.int64(0)
+    if ph == D_BLOCK:
+        return np.int64(1) << (0 if k < st[R_N1] else 1 if k < st[R_N12] else 2)
+    return np.int64(0)

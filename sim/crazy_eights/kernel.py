@@ -23,6 +23,7 @@ from cardlab.sim.crazy_eights.layout import (
     S_TURN, S_UNFINISHED,
 )
 from cardlab.sim.crazy_eights.moves import (  # noqa: F401 - legal: the model's, for tests
+    restrict_bits,
     can_draw, draw, emit, is_legal, legal, penalty, play_card, playable, take, top, under_limit,
 )
 from cardlab.sim.redeal import no_table_cards, no_table_put
@@ -226,7 +227,8 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put)
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
+                         restrict_bits)
 
 
 @njit(cache=True, nogil=True)

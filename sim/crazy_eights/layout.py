@@ -75,3 +75,6 @@ M_TURN, M_SUIT, M_COUNT, M_VOID = range(MEMW)
 
 # actions of the play decision, as (kind, card, 0, 0)
 A_PLAY, A_DRAW = range(2)
+
+# the action kinds a restriction (mcts:never=) may name, bits KIND_BIT + i (moves.restrict_bits)
+RESTRICT_KINDS = ("draw",)

@@ -2,16 +2,19 @@
 and the piles, what may be played, drawing (with the reshuffle), ``legal``, penalties.
 Strategies read the state through the helpers ``playable`` and ``draw_offered`` (public
 facts and the seat's own hand only); only the kernel changes it."""
+import numpy as np
+
 from cardlab.sim.bits import lowest
 from cardlab.sim.engine import put_action
 from cardlab.sim.events import write_event
 from cardlab.sim.jit import helper
+from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import shuffle
 from cardlab.sim.crazy_eights.layout import (
-    A_DRAW, A_PLAY, D_CALL, D_PLAY, EIGHTS, EV_DRAW, EV_RESHUFFLE, PENALTY, R_DRAW_LIMIT, R_MAY_DRAW,
-    R_RESHUFFLE, RANK_MASK, S_ACTOR, S_ACTS, S_DISCARD, S_DISC_N, S_DRAWN, S_EVC, S_HAND_N,
-    S_HANDS, S_HELD, S_NEV, S_PASSES, S_PHASE, S_PLAYED, S_SIZE, S_STOCK, S_STOCK_N, S_SUIT,
-    S_TURN, SUIT_MASK, ZONES_END,
+    A_DRAW, A_PLAY, D_CALL, D_PLAY, EIGHTS, EV_DRAW, EV_RESHUFFLE, PENALTY, RANK_MASK,
+    R_DRAW_LIMIT, R_MAY_DRAW, R_RESHUFFLE, SUIT_MASK, S_ACTOR, S_ACTS, S_DISCARD, S_DISC_N,
+    S_DRAWN, S_EVC, S_HANDS, S_HAND_N, S_HELD, S_NEV, S_PASSES, S_PHASE, S_PLAYED, S_SIZE,
+    S_STOCK, S_STOCK_N, S_SUIT, S_TURN, ZONES_END,
 )
 
 
@@ -145,3 +148,17 @@ def penalty(hand):
         total += PENALTY[lowest(hand) % 13]
         hand &= hand - 1
     return total
+
+
+# ---------------------------------------------------------------- restricted play
+# (``mcts:never=``, sim/search.py) what an action commits: a played card its rank; and its
+# kind among RESTRICT_KINDS (layout.py): drawing when a card could be played
+
+
+@helper("int64(ST, int64, int64, int64, int64)")
+def restrict_bits(st, k, a, b, c):
+    if st[S_PHASE] != D_PLAY:
+        return np.int64(0)
+    if k == A_PLAY:
+        return np.int64(1) << (a % 13)
+    return np.int64(1) << KIND_BIT

@@ -28,6 +28,7 @@ from cardlab.sim.five_towers.layout import (
     S_SPOKEN, S_START, S_TH, S_TOW, S_UNFINISHED,
 )
 from cardlab.sim.five_towers.moves import (  # legal: the model's, for Game.model()
+    restrict_bits,
     PLACE_NO_CARD, PLACE_NO_FIT, TEAR_NO_TOP, bid_legal, discard_offer, emit, legal, must_open,
     place, place_refusal, refresh, reveal, score, tear_down, tear_refusal,
 )
@@ -285,7 +286,8 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put)
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
+                         restrict_bits)
 
 
 @njit(cache=True, nogil=True)

@@ -105,3 +105,5 @@ S.seal(globals())
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
 # row of EVW numbers, then the snapshot st[:ZONES_END] after it
 
+# the action kinds a restriction (mcts:never=) may name, bits KIND_BIT + i (moves.restrict_bits)
+RESTRICT_KINDS = ("bid", "tear")

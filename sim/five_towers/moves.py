@@ -6,16 +6,19 @@ and ``legal`` (every legal action of the pending one), the offer and the reshuff
 building (tear-down, placement), cleanup and scoring.  Strategies read the state and use
 the search; only the kernel changes the zones.
 """
+import numpy as np
+
 from cardlab.sim.bits import lowest, popcount
 from cardlab.sim.events import write_event
 from cardlab.sim.jit import helper
+from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import shuffle
 from cardlab.sim.five_towers.layout import (
-    D_BID, D_TEAR, EMPTY, EV_DISCARD, EV_PLACE, EV_RESHUFFLE, EV_REVEAL, EV_TEARDOWN, MAXH,
-    MAXP, NCARDS, NK, NT, NV, R_OFFER, R_RUBBLE_LINEAR, R_TEAR_AFTER, S_ACTOR, S_ACTS, S_CAN,
-    S_CAN_SEAT, S_DISC, S_DISC_N, S_DP, S_DRAW, S_DRAW_N, S_EVC, S_HELD, S_HIGH, S_KM, S_NEV,
-    S_OFFER, S_OFFER_N, S_OVER, S_PHASE, S_PLACED, S_ROUND, S_RUB, S_RUB_N, S_RUNOUTS, S_SEQ,
-    S_SIZE, S_SPOKEN, S_TH, S_TOP, S_TOW, S_VER, ZONES_END,
+    D_BID, D_PLACE, D_TEAR, EMPTY, EV_DISCARD, EV_PLACE, EV_RESHUFFLE, EV_REVEAL,
+    EV_TEARDOWN, MAXH, MAXP, NCARDS, NK, NT, NV, R_OFFER, R_RUBBLE_LINEAR, R_TEAR_AFTER,
+    S_ACTOR, S_ACTS, S_CAN, S_CAN_SEAT, S_DISC, S_DISC_N, S_DP, S_DRAW, S_DRAW_N, S_EVC,
+    S_HELD, S_HIGH, S_KM, S_NEV, S_OFFER, S_OFFER_N, S_OVER, S_PHASE, S_PLACED, S_ROUND,
+    S_RUB, S_RUB_N, S_RUNOUTS, S_SEQ, S_SIZE, S_SPOKEN, S_TH, S_TOP, S_TOW, S_VER, ZONES_END,
 )
 
 # ---------------------------------------------------------------- events (trace mode)
@@ -511,3 +514,22 @@ def score(st, seat):
     if st[R_RUBBLE_LINEAR] != 0:
         return pts + tallest - r
     return pts + tallest - r * (r + 1) // 2
+
+
+# ---------------------------------------------------------------- restricted play
+# (``mcts:never=``, sim/search.py) what an action commits: a placement the offer card's
+# value and kind (types value, then NV + kind); and its kind among RESTRICT_KINDS
+# (layout.py): bidding at all (not passing), tearing a tower down
+
+
+@helper("int64(ST, int64, int64, int64, int64)")
+def restrict_bits(st, k, a, b, c):
+    ph = st[S_PHASE]
+    if ph == D_BID:
+        return (np.int64(1) << KIND_BIT) if k > 0 else np.int64(0)
+    if ph == D_TEAR:
+        return (np.int64(1) << (KIND_BIT + 1)) if k >= 0 else np.int64(0)
+    if ph == D_PLACE and k >= 0:
+        card = st[S_OFFER + k]
+        return (np.int64(1) << (card & 15)) | (np.int64(1) << (NV + ((card >> 4) & 7)))
+    return np.int64(0)

@@ -24,7 +24,7 @@ from cardlab.sim.skyscraper.layout import (
     S_HELD, S_HSIZE, S_LENGTH, S_MARK_MOVES, S_MARK_RNG, S_MASK, S_MOVES, S_NFL, S_PHASE,
     S_SCORE, S_SHORTCUT_OFF, S_SKIP, S_TURN, S_UNFINISHED, ZONES_END,
 )
-from cardlab.sim.skyscraper.moves import apply_action, draw, emit, is_legal, legal
+from cardlab.sim.skyscraper.moves import apply_action, draw, emit, is_legal, legal, restrict_bits
 from cardlab.strategies.skyscraper import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
 
@@ -212,7 +212,8 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put)
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
+                         restrict_bits)
 
 
 @njit(cache=True, nogil=True)

@@ -80,4 +80,5 @@ R_SPECIAL_COUNTS = (R_JOKERS, R_DOGS, R_BONES, R_HAMMERS, R_BALLS, R_SHAKES, R_T
 # A_STEAL: a = target seat, b = index of the card taken from its top floor, c = card played
 # A_BONE, A_HAM, A_BALL, A_THIEF: a = target seat;  A_DISCARD (solo): a = card type
 
-
+# the action kinds a restriction (mcts:never=) may name, bits KIND_BIT + i (moves.restrict_bits)
+RESTRICT_KINDS = ("build", "steal", "discard", "stop")

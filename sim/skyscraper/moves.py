@@ -4,19 +4,22 @@ Reading order follows the rulebook: hands and piles, drawing (with the reshuffle
 towers, then legality and the effect of every action.  Strategies read the state
 through the small accessors at the top; only the kernel changes it.
 """
+import numpy as np
+
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
 from cardlab.sim.jit import helper
+from cardlab.sim.schema import KIND_BIT
 
 from cardlab.sim.rng import below, shuffle
 from cardlab.sim.skyscraper.layout import (
     A_BALL, A_BONE, A_BUILD, A_DISCARD, A_DOG, A_HAM, A_SHAKE, A_STEAL, A_STOP, A_SUPER,
     A_THIEF, A_TRUCK, BALL, BONE, DOG, EV_BALL, EV_BONE, EV_BUILD, EV_DISCARD, EV_DOG,
-    EV_DRAW, EV_HAM, EV_RESHUFFLE, EV_SHAKE, EV_STEAL, EV_SUPER, EV_THIEF, EV_TRUCK,
-    F0, FL_DOGS, FL_T0, FL_T1, FL_V0, FL_V1, FW, HAM, J, MAXF, NT, R_DOG_MOVES_UP,
-    R_FLOOR_MAX, R_FLOOR_SUM, R_MAX_DOGS, R_PLAYERS, R_SKIPS_STACK, R_SOLO_DISCARD, S_ACTS,
-    S_DISC, S_DISC_N, S_DRAW, S_DRAW_N, S_EVC, S_HAND, S_HELD, S_HSIZE, S_MOVES, S_NEV, S_NFL,
-    S_ACTOR, S_PLAYED, S_SIZE, S_SKIP, S_TOWER, S_TURN, SHAKE, SUPER, THIEF, TRUCK,
+    EV_DRAW, EV_HAM, EV_RESHUFFLE, EV_SHAKE, EV_STEAL, EV_SUPER, EV_THIEF, EV_TRUCK, F0,
+    FL_DOGS, FL_T0, FL_T1, FL_V0, FL_V1, FW, HAM, J, MAXF, NT, R_DOG_MOVES_UP, R_FLOOR_MAX,
+    R_FLOOR_SUM, R_MAX_DOGS, R_PLAYERS, R_SKIPS_STACK, R_SOLO_DISCARD, SHAKE, SUPER,
+    S_ACTOR, S_ACTS, S_DISC, S_DISC_N, S_DRAW, S_DRAW_N, S_EVC, S_HAND, S_HELD, S_HSIZE,
+    S_MOVES, S_NEV, S_NFL, S_PLAYED, S_SIZE, S_SKIP, S_TOWER, S_TURN, THIEF, TRUCK,
     ZONES_END,
 )
 
@@ -350,3 +353,22 @@ def apply_action(st, me, kind, a, b, c):
             add_skip(st, (me + d) % P)
     emit(st, ACTION_EVENT[kind], me, x, y, z, 0, 0, 0)
     return False
+
+
+# ---------------------------------------------------------------- restricted play
+# (``mcts:never=``, sim/search.py) what an action commits: the card types it plays from
+# the hand (a build's two cards, a steal's card, a discarded card, an action card), and
+# its kind among RESTRICT_KINDS (layout.py)
+
+
+@helper("int64(ST, int64, int64, int64, int64)")
+def restrict_bits(st, kind, a, b, c):
+    if kind == A_STOP:
+        return np.int64(1) << (KIND_BIT + 3)
+    if kind == A_BUILD:
+        return (np.int64(1) << a) | (np.int64(1) << b) | (np.int64(1) << KIND_BIT)
+    if kind == A_STEAL:
+        return (np.int64(1) << c) | (np.int64(1) << (KIND_BIT + 1))
+    if kind == A_DISCARD:
+        return (np.int64(1) << a) | (np.int64(1) << (KIND_BIT + 2))
+    return np.int64(1) << ACTION_CARD[kind]

@@ -36,6 +36,7 @@ from cardlab.sim.smokestack.layout import (
     ZONES_END,
 )
 from cardlab.sim.smokestack.moves import (  # noqa: F401 - legal: the model's, for callers
+    restrict_bits,
     can_double, deal_layout, double, double_legal, emit, legal, settle, stall, stall_legal,
     swap, swap_legal, sweep, sweep_legal,
 )
@@ -277,7 +278,8 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put)
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
+                         restrict_bits)
 
 
 @njit(cache=True, nogil=True)

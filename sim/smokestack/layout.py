@@ -100,3 +100,5 @@ S.seal(globals())
 # a swap decision's kind: (A_SWAP, layout, slot, center slot) or (A_PASS, 0, 0, 0)
 A_PASS, A_SWAP = range(2)
 
+# the action kinds a restriction (mcts:never=) may name, bits KIND_BIT + i (moves.restrict_bits)
+RESTRICT_KINDS = ("sweep", "double", "swap")

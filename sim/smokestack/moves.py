@@ -11,13 +11,14 @@ import numpy as np
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
 from cardlab.sim.jit import helper
+from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import shuffle
 from cardlab.sim.smokestack.layout import (
     A_PASS, A_SWAP, D_DOUBLE, D_STALL, D_SWAP, D_SWEEP, EV_CHIMNEY, EV_DEAL, EV_DOUBLE,
-    EV_STALL, EV_STRAIGHT, EV_SWAP, EV_SWEEP, MAXCH, MAXL, NT, R_MAX_LAYOUTS, R_PLAYERS,
-    R_STALL_DISCARD, R_STRAIGHTS, RANKBIT, S_ACTOR, S_ACTS, S_CENTER, S_CH, S_EVC, S_HELD,
-    S_LAY, S_NCH, S_NEV, S_NLAY, S_OVER, S_PHASE, S_PLAYED, S_REM, S_REM_N, S_SIZE, S_STOCK,
-    S_STOCK_N, S_SWEEPS, S_TMP, S_TURN, STRAIGHT, ZONES_END,
+    EV_STALL, EV_STRAIGHT, EV_SWAP, EV_SWEEP, MAXCH, MAXL, NT, RANKBIT, R_MAX_LAYOUTS,
+    R_PLAYERS, R_STALL_DISCARD, R_STRAIGHTS, STRAIGHT, S_ACTOR, S_ACTS, S_CENTER, S_CH,
+    S_EVC, S_HELD, S_LAY, S_NCH, S_NEV, S_NLAY, S_OVER, S_PHASE, S_PLAYED, S_REM, S_REM_N,
+    S_SIZE, S_STOCK, S_STOCK_N, S_SWEEPS, S_TMP, S_TURN, ZONES_END,
 )
 
 # ---------------------------------------------------------------- measures
@@ -298,3 +299,21 @@ def stall(st, me, a, b):
     emit(st, EV_STALL, me, a, b, ca, cb, na, nb)
     if n == 0:
         st[S_OVER] = 1
+
+
+# ---------------------------------------------------------------- restricted play
+# (``mcts:never=``, sim/search.py) what an action commits: a swap the rank of the center
+# card it takes into the layout; and its kind among RESTRICT_KINDS (layout.py): calling a
+# sweep, declaring a double chimney, swapping at all
+
+
+@helper("int64(ST, int64, int64, int64, int64)")
+def restrict_bits(st, k, a, b, c):
+    ph = st[S_PHASE]
+    if ph == D_SWEEP:
+        return (np.int64(1) << KIND_BIT) if k == 1 else np.int64(0)
+    if ph == D_DOUBLE:
+        return (np.int64(1) << (KIND_BIT + 1)) if k >= 0 else np.int64(0)
+    if ph == D_SWAP and k == A_SWAP:
+        return (np.int64(1) << (st[S_CENTER + c] >> 2)) | (np.int64(1) << (KIND_BIT + 2))
+    return np.int64(0)

@@ -101,6 +101,10 @@ class ThreeUp(Game):
         never matter for play."""
         return [(t, L.face(t)) for t, n in sorted(L.deck_counts(rules).items()) if n > 0]
 
+    def restriction_types(self) -> list[tuple[int, str]]:
+        """Every face a deck may hold (max_number goes up to 15)."""
+        return [(t, L.face(t)) for t in range(L.NT)]
+
     # ------------------------------------------------------------ re-dealing hidden cards
     # (sim/observe.py) a hand is a stack of card ids per type with its count (S_HCNT):
     # read and written here; and while seats still choose their up cards, each one's

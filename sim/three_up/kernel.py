@@ -31,6 +31,7 @@ from cardlab.sim.three_up.layout import (
     S_UNFINISHED, S_UP_N, S_WIN, SRC_HAND, SRC_UP, T_CLR1, T_CLR2, ZONES_END,
 )
 from cardlab.sim.three_up.moves import (  # noqa: F401 - legal: the model's, for tests
+    restrict_bits,
     can_play, choose_up, deal, discard, discard_legal, draw_up, is_legal, legal, pickup,
     play_down, up_legal,
 )
@@ -313,7 +314,8 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, table_cards, table_put)
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, table_cards, table_put,
+                         restrict_bits)
 
 
 @njit(cache=True, nogil=True)

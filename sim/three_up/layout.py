@@ -166,3 +166,5 @@ R_TYPE = R_TYPE0  # noqa: F821 - st[R_TYPE + id]: the card type of card id (MAXC
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
 # row of EVW numbers, then the snapshot st[:ZONES_END] after it
 
+# the action kinds a restriction (mcts:never=) may name, bits KIND_BIT + i (moves.restrict_bits)
+RESTRICT_KINDS = ("pickup", "draw")

@@ -10,16 +10,19 @@ A hand is a set of per-type stacks of card ids with their counts (``S_HCNT``, se
 layout.py); up cards are 3 slots plus counts per type (``S_UCNT``).  Legality and
 strategies read the counts only.
 """
+import numpy as np
+
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
 from cardlab.sim.jit import helper
+from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.three_up.layout import (
-    A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, D_UP, EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW, EV_PICKUP,
-    EV_PLAY, EV_UP, HAND, MAXK, NDEAL, NDOWN, NT, NUP, R_EQUAL, R_MAXN, R_MUST, R_TYPE, R_CLEAR_RUN,
-    S_ACTOR, S_ACTS, S_DOWN, S_DOWN_N, S_DRAW, S_DEALT, S_DRAW_N, S_EVC, S_GONE, S_GONE_N,
-    S_HAND, S_HAND_N, S_HCNT, S_HELD, S_NEV, S_PHASE, S_PILE, S_PICK0, S_PICKC, S_PILE_N,
-    S_PLAYED, S_RUN, S_SIZE, S_TOP, S_TURN, S_UCNT, S_UP, S_UP_N, SRC_HAND, T_CLR, T_CLR1,
-    T_CLR2, WHY_CLR, WHY_RUN, ZONES_END,
+    A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, D_UP, EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW,
+    EV_PICKUP, EV_PLAY, EV_UP, HAND, MAXK, NDEAL, NDOWN, NT, NUP, R_CLEAR_RUN, R_EQUAL,
+    R_MAXN, R_MUST, R_TYPE, SRC_HAND, S_ACTOR, S_ACTS, S_DEALT, S_DOWN, S_DOWN_N, S_DRAW,
+    S_DRAW_N, S_EVC, S_GONE, S_GONE_N, S_HAND, S_HAND_N, S_HCNT, S_HELD, S_NEV, S_PHASE,
+    S_PICK0, S_PICKC, S_PILE, S_PILE_N, S_PLAYED, S_RUN, S_SIZE, S_TOP, S_TURN, S_UCNT,
+    S_UP, S_UP_N, T_CLR, T_CLR1, T_CLR2, WHY_CLR, WHY_RUN, ZONES_END,
 )
 
 # ---------------------------------------------------------------- measures
@@ -345,3 +348,21 @@ def legal(st):
             if up_legal(st, me, mask):
                 n = put_action(st, S_ACTS, n, mask, 0, 0, 0)
     return n
+
+
+# ---------------------------------------------------------------- restricted play
+# (``mcts:never=``, sim/search.py) what an action commits: a discard the type it plays;
+# and its kind among RESTRICT_KINDS (layout.py): picking the pile up, drawing before an
+# extra discard
+
+
+@helper("int64(ST, int64, int64, int64, int64)")
+def restrict_bits(st, k, a, b, c):
+    ph = st[S_PHASE]
+    if ph == D_DISCARD:
+        if k == A_PLAY:
+            return np.int64(1) << a
+        return np.int64(1) << KIND_BIT
+    if ph == D_DRAW and k == 1:
+        return np.int64(1) << (KIND_BIT + 1)
+    return np.int64(0)

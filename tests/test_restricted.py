@@ -1,0 +1,80 @@
+"""Restricted play (``mcts:never=``, analysis/restricted.py): the restricted search player
+never takes an action its restriction names while another legal action is allowed; never
+doing something impossible costs exactly nothing; never building in Skyscraper costs
+nearly every win; bad restrictions are refused in one line."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from cardlab.analysis.restricted import run_restricted
+from cardlab.sim import runner
+from cardlab.sim.errors import InputError
+from cardlab.sim.registry import game_ids, get_game
+from cardlab.sim.schema import DONE
+from cardlab.sim.testing import legal_actions, new_game, random_legal
+
+
+def restricted_positions(game_id, want=4, games=40):
+    """Positions of random games in which a legal action commits a card type or action
+    kind that another legal action does not: (state, seat, mask)."""
+    game = get_game(game_id)
+    setup = runner.make_setup(game_id, None, None)
+    M = game.model()
+    moves = __import__(f"cardlab.sim.{game_id}.moves", fromlist=["restrict_bits"])
+    rng = np.random.default_rng(11)
+    found = []
+    for g in range(games):
+        st = new_game(game, setup, g)
+        while st[game.layout.S_PHASE] != DONE and len(found) < want:
+            acts = legal_actions(game, st)
+            bits = [int(moves.restrict_bits(st, *a)) for a in acts]
+            for b in bits:
+                low = b & -b  # one card type or kind
+                if low and any(x & low == 0 for x in bits):
+                    found.append((st.copy(), int(st[game.layout.S_ACTOR]), low, moves))
+                    break
+            M.step(st, random_legal(game, st, rng))
+        if len(found) >= want:
+            break
+    return game, found
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_restricted_player_never_takes_what_it_is_denied(game_id):
+    game, found = restricted_positions(game_id)
+    assert found, f"{game_id}: no position where a restriction binds"
+    mcts = game.all_strategies["mcts"]
+    names = {int(b): n for n, b in dict(mcts.params[3].names).items()}
+    for st, me, mask, moves in found:
+        p = mcts.row({"iterations": 24, "never": names[mask]})
+        act = tuple(int(x) for x in game.model().search_decide(st.copy(), me, p))
+        assert act in legal_actions(game, st)
+        assert int(moves.restrict_bits(st, *act)) & mask == 0, (
+            f"{game_id}: mcts:never={names[mask]} played {act}, which commits it")
+
+
+def test_costs_of_never_building_and_of_a_move_that_cannot_arise():
+    # 2 players: a solo discard (Skyscraper's 'discard' kind) is never legal
+    r = run_restricted("skyscraper", ["build", "discard"], games=20, iterations=8, seed=2, jobs=1)
+    by = {row["never"]: row for row in r.to_dict()["restrictions"]}
+    assert by["discard"]["cost"] == 0 and by["discard"]["ci"] == [0, 0] and not by["discard"]["matters"]
+    assert by["build"]["cost"] > 0.3 and by["build"]["matters"], by["build"]
+    assert by["build"]["restricted_win_rate"] < 0.2
+    again = run_restricted("skyscraper", ["build", "discard"], games=20, iterations=8, seed=2, jobs=2)
+    assert json.dumps(again.to_dict() | {"elapsed_s": 0}) == json.dumps(r.to_dict() | {"elapsed_s": 0})
+
+
+def test_bad_restrictions_are_refused_in_one_line():
+    with pytest.raises(InputError, match="mcts:never"):
+        runner.make_setup("skyscraper", 2, None, "mcts:never=J+NOPE", 1)
+    for args, words in ((["--never", "NOPE"], "bad --never 'NOPE'"), (["--iterations", "0"], "bad --iterations"),
+                        (["--games", "0"], "--games")):
+        p = subprocess.run([sys.executable, "-m", "cardlab.cli", "restricted", "skyscraper", *args, "-q"],
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and words in p.stderr and p.stderr.strip().count("\n") == 0, p.stderr
+    assert get_game("skyscraper").all_strategies["mcts"].row({"never": "J+DOG"})[3] == 3.0
