@@ -79,32 +79,32 @@ def _xmax(games: np.ndarray, cap: int | None) -> int:
 
 
 def length_histogram(hist: Sequence[int], unit: str = "turns", cap: int | None = None,
-                     title: str = "Game length") -> bytes:
-    """Share of games by length; games stopped by the cap are reported in the legend
-    rather than drawn as a lonely bar at the far right."""
+                     title: str = "Game length", capped: int = 0) -> bytes:
+    """Share of **finished** games by length (``hist``), with their mean and median; the
+    ``capped`` games the cap stopped (at ``cap``) are named in the legend, never drawn or
+    averaged in: they have no length of their own."""
     games = np.asarray(hist, dtype=np.int64)
     n = games.sum()
     share = games / n * 100 if n else games.astype(float)
-    capped = int(games[cap]) if cap is not None and 0 <= cap < len(games) else 0
-    xmax = _xmax(games, cap if capped else None)
+    xmax = _xmax(games, None)
     fig = _new(7.0, 4.0)
     ax = fig.add_subplot()
     x = np.arange(len(games))
     keep = x <= xmax
-    if capped:
-        keep &= x != cap
     ax.bar(x[keep], share[keep], width=1.0, color=BLUE, label="finished games")
     if n:
         mean = float((x * games).sum() / n)
         med = int(np.searchsorted(np.cumsum(games) / n, 0.5 - 1e-12))
-        ax.axvline(med, color=ORANGE, lw=1.5, label=f"median {med}")
+        ax.axvline(med, color=ORANGE, lw=1.5, label=f"median {med} (finished)")
         if mean <= xmax:
-            ax.axvline(mean, color=RED, ls="--", lw=1.2, label=f"mean {mean:.1f}")
+            ax.axvline(mean, color=RED, ls="--", lw=1.2, label=f"mean {mean:.1f} (finished)")
     if capped:
-        ax.plot([], [], " ", label=f"not drawn: {100 * capped / n:.1f}% hit the cap ({cap} {unit})")
+        where = f" ({cap} {unit})" if cap is not None else ""
+        ax.plot([], [], " ", label=f"not drawn: {100 * capped / (n + capped):.1f}% of all games "
+                                   f"stopped by the cap{where}")
     ax.set_xlim(-0.5, xmax + 0.5)
     ax.set_xlabel(f"game length ({unit})")
-    ax.set_ylabel("share of games (%)")
+    ax.set_ylabel("share of finished games (%)")
     ax.set_title(title)
     ax.legend(fontsize=8)
     return _png(fig)
@@ -120,17 +120,18 @@ def survival(hist: Sequence[int]) -> np.ndarray:
 
 
 def survival_curve(hist: Sequence[int], unit: str = "turns", cap: int | None = None,
-                   title: str = "Survival: games still running") -> bytes:
-    """The share of games still running after t units (a step curve)."""
+                   title: str = "Survival: finished games still running", capped: int = 0) -> bytes:
+    """The share of the **finished** games (``hist``) still running after t units (a step
+    curve), where half and 90% of them had ended; the ``capped`` games are named in the
+    legend (they never end, so they are in no quantile)."""
     games = np.asarray(hist, dtype=np.int64)
     s = survival(games) * 100
-    capped = int(games[cap]) if cap is not None and 0 <= cap < len(games) else 0
-    xmax = _xmax(games, cap if capped else None)
+    xmax = _xmax(games, None)
     fig = _new(7.0, 4.0)
     ax = fig.add_subplot()
     x = np.arange(len(games))
     keep = x <= xmax
-    ax.step(x[keep], s[keep], where="post", color=BLUE, lw=2, label="still running")
+    ax.step(x[keep], s[keep], where="post", color=BLUE, lw=2, label="finished games still running")
     for q in (50, 10):
         t = int(np.searchsorted(-s, -q))  # first t with S(t) <= q
         if t <= xmax:
@@ -138,12 +139,13 @@ def survival_curve(hist: Sequence[int], unit: str = "turns", cap: int | None = N
             ax.annotate(f"{q}% still running after {t} {unit}", (t, q), xytext=(6, 4),
                         textcoords="offset points", fontsize=8)
     if capped:
-        ax.axhline(100 * capped / games.sum(), color=RED, ls="--", lw=1.2,
-                   label=f"{100 * capped / games.sum():.1f}% run to the cap ({cap} {unit})")
+        where = f" ({cap} {unit})" if cap is not None else ""
+        ax.plot([], [], " ", label=f"and {100 * capped / (games.sum() + capped):.1f}% of all games "
+                                   f"stopped by the cap{where}")
     ax.set_xlim(0, xmax)
     ax.set_ylim(0, 102)
     ax.set_xlabel(f"{unit} played")
-    ax.set_ylabel("games still running (%)")
+    ax.set_ylabel("finished games still running (%)")
     ax.set_title(title)
     ax.legend(fontsize=8)
     return _png(fig)

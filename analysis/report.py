@@ -96,7 +96,12 @@ def verdict(summary: dict[str, Any]) -> str:
         key = "first_player_advantage_decided" if decided else "first_player_advantage"
         f, ci = s[key], s[key + "_ci"]
         rng = f"95% interval {_pts(ci[0])} to {_pts(ci[1])}"
-        if _real(ci):
+        if s.get("seat_edge_confounded"):
+            # a seat's edge is then mostly its strategy's: never call it a first-player one
+            finding = (f"seat 0's edge over the fair share is {_pts(f)} points ({rng}), confounded by "
+                       f"strategy: the seats play different strategies, so this is not a "
+                       f"first-player advantage (the pools below measure the seat effect)")
+        elif _real(ci):
             size = "a clear" if abs(f) >= 0.02 else "a small but real"
             kind = "advantage" if f > 0 else "disadvantage"
             who = "first-player" if role == "the first player" else "seat-0"
@@ -112,9 +117,6 @@ def verdict(summary: dict[str, Any]) -> str:
             out.append(f"Among games with a winner there is {finding}.")
         else:
             out.append(f"{head}: {finding}.")
-        if len(set(s["strategies"])) > 1:
-            out.append("The seats play different strategies, so seat and strategy effects are "
-                       "mixed in these numbers.")
         gaps = s.get("seat_differences", [])
         real = [g for g in gaps if _real(g["ci"])]
         if not real:
@@ -133,7 +135,11 @@ def verdict(summary: dict[str, Any]) -> str:
         cap = s.get("rules", {}).get("max_turns")
         capped = f" ({cap} {s['length']['unit']})" if cap else ""
         out.append(f"{_pct(u)} of games hit the length cap{capped} unfinished and without "
-                   f"a winner (see the survival curve).")
+                   f"a winner; every length figure is of the finished games.")
+        if s.get("stuck", {}).get("sentence"):
+            out.append(s["stuck"]["sentence"])
+    for v in (s.get("pools") or {}).get("verdicts", {}).values():
+        out.append(v["text"])
     strat = s.get("win_rate_by_strategy", {})
     if len(strat) > 1:
         best = max(strat.items(), key=lambda kv: kv[1]["win_rate"])
@@ -178,24 +184,27 @@ class Report:
     verdict: str = ""
 
 
-def _figures(summary, hist, tournament) -> list[ReportFigure]:
+def _figures(summary, hist, tournament, capped: int = 0) -> list[ReportFigure]:
+    """``hist``: the finished games by length; ``capped``: the games the cap stopped."""
     from cardlab.analysis import plots
 
     s = summary
     unit = s["length"]["unit"]
-    cap = len(hist) - 1 if s.get("unfinished_rate") else None
+    cap = len(hist) - 1 if capped else None
     figs = [ReportFigure("seats", "Win rate by seat",
                    "Each bar is a seat's win rate (shared wins split evenly) with its 95% Wilson "
                    "interval; the dashed line is the fair share 1/players.",
                    plots.seat_win_rates(s["win_rate_by_seat"], s["win_rate_ci_by_seat"],
                                         s["strategies"], s.get("no_winner_rate")))]
     figs.append(ReportFigure("length", "Game length",
-                       f"Share of games by length in {unit}; games stopped by the cap are "
-                       "counted in the legend, not drawn.",
-                       plots.length_histogram(hist, unit, cap)))
+                       f"Share of finished games by length in {unit}, with their mean and median; "
+                       "games stopped by the cap have no length of their own: their share is "
+                       "in the legend, never drawn or averaged in.",
+                       plots.length_histogram(hist, unit, cap, capped=capped)))
     figs.append(ReportFigure("survival", "Survival curve",
-                       f"Share of games still running after a given number of {unit}.",
-                       plots.survival_curve(hist, unit, cap)))
+                       f"Share of the finished games still running after a given number of "
+                       f"{unit}; the capped share is in the legend.",
+                       plots.survival_curve(hist, unit, cap, capped=capped)))
     from cardlab.sim.registry import get_game
 
     own = get_game(s["game"]).report_figures
@@ -242,7 +251,9 @@ def _key_rows(s) -> list[tuple[str, str]]:
     rows.append(("unfinished (hit the cap)", _pct(s["unfinished_rate"])))
     if "first_player_advantage" in s:
         f, ci = s["first_player_advantage"], s["first_player_advantage_ci"]
-        rows.append(("first-player advantage", f"{_pts(f)} points [{_pts(ci[0])}, {_pts(ci[1])}]"))
+        label = ("seat 0 edge (confounded by strategy)" if s.get("seat_edge_confounded")
+                 else "first-player advantage")
+        rows.append((label, f"{_pts(f)} points [{_pts(ci[0])}, {_pts(ci[1])}]"))
         if "first_player_advantage_decided" in s and s["no_winner_rate"]:
             f, ci = s["first_player_advantage_decided"], s["first_player_advantage_decided_ci"]
             rows.append(("  among games with a winner", f"{_pts(f)} points [{_pts(ci[0])}, {_pts(ci[1])}]"))
@@ -253,8 +264,9 @@ def _key_rows(s) -> list[tuple[str, str]]:
                          f"{_pts(g['diff'])} points [{_pts(g['ci'][0])}, {_pts(g['ci'][1])}] ({tag})"))
         rows.append(("balance (1 − largest seat gap)", f"{s['balance']:.3f}"))
     L = s["length"]
-    rows.append((f"length ({L['unit']})", f"mean {L['mean']}, median {L['median']}, p10 {L['p10']}, "
-                 f"p90 {L['p90']}"))
+    rows.append((f"length ({L['unit']}, finished games)", f"mean {L['mean']}, median {L['median']}, "
+                 f"p10 {L['p10']}, p90 {L['p90']} ({L.get('games', 0):,} games; "
+                 f"{_pct(L.get('capped_share') or 0, 2)} stopped by the cap, left out)"))
     rows.append(("end conditions", ", ".join(f"{k} {v:,}" for k, v in s["end_conditions"].items())))
     return rows
 
@@ -330,7 +342,7 @@ def _card_rows(s) -> list[tuple]:
 CARD_HEADERS = ("card", "IWD, points [95%]", "", "held in (seat-games)", "played when held")
 
 
-VARIANT_HEADERS = ("rules", "games", "unfinished (95% interval)", "no winner", "mean length",
+VARIANT_HEADERS = ("rules", "games", "unfinished (95% interval)", "no winner", "mean length of finished games",
                    "seat 0 wins (95% interval)", "win-rate spread (max − min seat)", "balance")
 VARIANT_CARD_NOTE = ("Card power (IWD, points, with its 95% interval) of every card type under each "
                      "rule variant, on the same games.")
@@ -345,7 +357,7 @@ def variant_rows(s, variants) -> list[tuple]:
         w = v["win_rate_ci_by_seat"][0]
         bal = v.get("balance")
         return (label, f"{v['games']:,}", f"{_pct(v['unfinished_rate'], 2)} [{_pct(u[0], 2)}, {_pct(u[1], 2)}]",
-                _pct(v["no_winner_rate"], 2), f"{v['length']['mean']} {v['length']['unit']}",
+                _pct(v["no_winner_rate"], 2), f"{v['length']['mean']} {v['length']['unit']} (finished)",
                 f"{_pct(v['win_rate_by_seat'][0])} [{_pct(w[0])}, {_pct(w[1])}]",
                 _pts(max(v["win_rate_by_seat"]) - min(v["win_rate_by_seat"])).lstrip("+") + " points",
                 "n/a" if bal is None else f"{bal:.3f}")
@@ -375,6 +387,45 @@ def variant_card_rows(s, variants) -> tuple[tuple, list[tuple]]:
     return ("card", *[label for label, _ in runs]), rows
 
 
+POOLS_NOTE = ("The same game, rules and seeds played by several pools of players: each heuristic "
+              "in every seat (self-play) and a mixed pool in which every game draws each seat's "
+              "strategy at random from the heuristics. A seat verdict that holds for every pool "
+              "is a property of the game; one that depends on the players is a property of "
+              "the bots. Seat 0's edge is over the fair share 1/players, among games with a "
+              "winner when at least 0.1% have none.")
+POOLS_HEADERS = ("pool", "games", "seat 0 edge, points [95%]", "win rate by seat", "unfinished",
+                 "best strategy (mixed)")
+STUCK_NOTE = ("Games stopped by the cap, re-played from their seed and game index: over the last "
+              "stretch in which no card moved (or the last decisions of every seat, where cards "
+              "kept moving), did a seat keep a legal move that changes the card placement and "
+              "never make it (a strategy artefact), or had no seat any such move (a dead end "
+              "of the rules)?")
+STUCK_HEADERS = ("reason", "capped games", "share [95%]")
+
+
+def pools_rows(s) -> list[tuple]:
+    rows = []
+    for p in (s.get("pools") or {}).get("by_pool", []):
+        ci = p["seat0_edge_ci"]
+        by = p.get("win_rate_by_strategy")
+        best = "—"
+        if by:
+            top = max((k for k in by if by[k]["win_rate"] is not None), key=lambda k: by[k]["win_rate"])
+            best = f"{top} {_pct(by[top]['win_rate'])}" + (" (dominant)" if p.get("dominant") else "")
+        rows.append((p["pool"], f"{p['games']:,}", f"{_pts(p['seat0_edge'])} [{_pts(ci[0])}, {_pts(ci[1])}]",
+                     ", ".join(_pct(x) for x in p["win_rate_by_seat"]), _pct(p["unfinished_rate"], 2), best))
+    return rows
+
+
+def stuck_rows(s) -> list[tuple]:
+    st = s.get("stuck")
+    if not st or not st.get("classified"):
+        return []
+    return [(st["reasons"][r], f"{c:,} of {st['classified']:,}",
+             f"{_pct(st['shares'][r])} [{_pct(st['shares_ci'][r][0])}, {_pct(st['shares_ci'][r][1])}]")
+            for r, c in st["counts"].items()]
+
+
 def render_html(s, verdict_text, figs, command, tournament=None, variants=None) -> str:
     e = html.escape
     title = f"cardlab report: {s['game']}"
@@ -389,6 +440,13 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None) 
         head, rows = variant_card_rows(s, variants)
         if rows:
             parts += [f"<p>{e(VARIANT_CARD_NOTE)}</p>", _html_table(head, rows)]
+    if pools_rows(s):
+        parts += ["<h2>Seat verdicts across pools</h2>", f"<p>{e(POOLS_NOTE)}</p>",
+                  _html_table(POOLS_HEADERS, pools_rows(s))]
+        parts += [f"<p>{e(v['text'])}</p>" for v in s["pools"]["verdicts"].values()]
+    if stuck_rows(s):
+        parts += ["<h2>Why games stuck</h2>", f"<p>{e(STUCK_NOTE)}</p>",
+                  _html_table(STUCK_HEADERS, stuck_rows(s))]
     if _play_rows(s):
         parts += ["<h2>Scores and events</h2>", f"<p>{e(PLAY_NOTE)}</p>",
                   _html_table(("", "per game"), _play_rows(s))]
@@ -433,6 +491,11 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None) ->
         head, rows = variant_card_rows(s, variants)
         if rows:
             lines += [VARIANT_CARD_NOTE, "", _fmt_table_md(head, rows), ""]
+    if pools_rows(s):
+        lines += ["## Seat verdicts across pools", "", POOLS_NOTE, "", _fmt_table_md(POOLS_HEADERS, pools_rows(s)), ""]
+        lines += [x for v in s["pools"]["verdicts"].values() for x in (v["text"], "")]
+    if stuck_rows(s):
+        lines += ["## Why games stuck", "", STUCK_NOTE, "", _fmt_table_md(STUCK_HEADERS, stuck_rows(s)), ""]
     if _play_rows(s):
         lines += ["## Scores and events", "", PLAY_NOTE, "", _fmt_table_md(("", "per game"), _play_rows(s)), ""]
     for f in figs:
@@ -452,18 +515,25 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None) ->
     return "\n".join(lines)
 
 
-def build_report(result, command: str, out_dir, tournament=None, variants=None) -> dict[str, Path]:
+def build_report(result, command: str, out_dir, tournament=None, variants=None,
+                 pools=None, stuck=None) -> dict[str, Path]:
     """Write the report of ``result`` (a ``RunResult``) into ``out_dir``; ``command`` is the
     command line that reproduces it; ``tournament`` (optional) adds its heat map;
-    ``variants`` (optional: [(\"knob=value\", summary), ...]) adds a rule-variant table.
-    Returns {name: path} for every file written."""
+    ``variants`` (optional: [(\"knob=value\", summary), ...]) adds a rule-variant table;
+    ``pools`` (an ``analysis.pools.Pools``) the seat verdicts across pools; ``stuck`` (an
+    ``analysis.stuck.Stuck``) why the capped games stuck.  Returns {name: path} for every
+    file written."""
     from cardlab.analysis.summary import summarize
 
     out = prepare_out_dir(out_dir)
     s = summarize(result)
-    hist = np.asarray(result.tally.hist)
+    if pools is not None:
+        s["pools"] = pools.to_dict()
+    if stuck is not None:
+        s["stuck"] = stuck.to_dict() | {"sentence": stuck.sentence()}
+    hist = np.asarray(result.tally.finished_hist)
     text = verdict(s)
-    figs = _figures(s, hist, tournament)
+    figs = _figures(s, hist, tournament, capped=int(result.tally.unfinished))
     paths: dict[str, Path] = {}
 
     def write(name: str, data: str | bytes) -> None:

@@ -22,19 +22,35 @@ def _ci(lo_hi) -> list:
     return [_r(lo_hi[0]), _r(lo_hi[1])]
 
 
-def length_stats(hist: np.ndarray, unit: str) -> dict[str, Any]:
-    n = hist.sum()
+def length_stats(hist: np.ndarray, unit: str, capped: np.ndarray | None = None) -> dict[str, Any]:
+    """Length figures of the **finished** games ``hist`` (games by length), with the games
+    the cap stopped (``capped``, by length) counted beside them, never mixed in: a capped
+    game has no length of its own (it would have gone on), so a mean over both would be
+    neither the finished games' nor anything a table sees."""
+    n = int(hist.sum())
+    k = 0 if capped is None else int(np.asarray(capped).sum())
+    out: dict[str, Any] = {"unit": unit, "of": "finished games", "games": n, "capped_games": k,
+                           "capped_share": _r(k / (n + k)) if n + k else None}
+    if k:
+        at = np.nonzero(capped)[0]
+        out["capped_at"] = [int(at[0]), int(at[-1])]  # where the cap stopped them (min, max)
     if n == 0:
-        return {"unit": unit, "mean": None, "median": None, "p10": None, "p90": None}
+        return out | {"mean": None, "median": None, "p10": None, "p90": None}
     x = np.arange(len(hist))
     cdf = np.cumsum(hist) / n
 
     def q(p):
         return int(np.searchsorted(cdf, p - 1e-12))
 
-    return {"unit": unit, "mean": _r(float((x * hist).sum() / n)), "median": q(0.5),
-            "p10": q(0.1), "p90": q(0.9), "min": int(np.nonzero(hist)[0][0]),
-            "max": int(np.nonzero(hist)[0][-1])}
+    return out | {"mean": _r(float((x * hist).sum() / n)), "median": q(0.5),
+                  "p10": q(0.1), "p90": q(0.9), "min": int(np.nonzero(hist)[0][0]),
+                  "max": int(np.nonzero(hist)[0][-1])}
+
+
+def seat_edge_confounded(setup) -> bool:
+    """Seats play different strategies: a seat's edge is then mostly its strategy's, and
+    is never a first-player advantage (``analysis.pools`` measures the seat effect)."""
+    return len({seat.label for seat in setup.seats}) > 1
 
 
 def card_power(result: RunResult, seats: list[int] | None = None) -> list[dict[str, Any]]:
@@ -97,6 +113,9 @@ def summarize(result: RunResult) -> dict[str, Any]:
     }
     if P >= 2:
         lo, hi = wilson(wins[0], n)
+        # with different strategies in the seats the figure below is seat 0's edge over its
+        # fair share, confounded by strategy (the key keeps the contract's name)
+        out["seat_edge_confounded"] = seat_edge_confounded(s)
         out["first_player_advantage"] = _r(rates[0] - 1.0 / P)
         out["first_player_advantage_ci"] = [_r(lo - 1.0 / P), _r(hi - 1.0 / P)]
         # the same among games that had a winner: games with no winner (capped) pull every
@@ -120,7 +139,7 @@ def summarize(result: RunResult) -> dict[str, Any]:
         name: {"seats": idx, "win_rate": _r(wins[idx].sum() / (n * len(idx))),
                "ci": _ci(wilson(wins[idx].sum(), n * len(idx)))}
         for name, idx in by_strat.items()}
-    out["length"] = length_stats(t.hist, game.length_unit)
+    out["length"] = length_stats(t.finished_hist, game.length_unit, t.cap_hist)
     out["end_conditions"] = {name: int(c) for name, c in zip(game.end_names, t.end)}
     out["events_per_game"] = {name: _r(c / n) for name, c in zip(game.event_names, t.events)}
     out["score_name"] = game.score_name
@@ -141,6 +160,17 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None else f"{100 * x:.1f}%"
 
 
+def length_line(L: dict[str, Any]) -> str:
+    """The length figures of the finished games with the capped share beside them."""
+    mean = L["mean"] if L["mean"] is None else round(L["mean"], 4)
+    text = (f"Length ({L['unit']}, {L.get('games', 0):,} finished games): mean {mean}, median "
+            f"{L['median']}, p10 {L['p10']}, p90 {L['p90']}")
+    if L.get("capped_games"):
+        text += (f"; {_pct(L['capped_share'])} of games ({L['capped_games']:,}) stopped by the "
+                 f"cap, left out of these figures")
+    return text
+
+
 def render_text(summary: dict[str, Any]) -> str:
     """A readable summary for a terminal."""
     s = summary
@@ -155,7 +185,10 @@ def render_text(summary: dict[str, Any]) -> str:
                  f"{_pct(s['unfinished_rate'])}")
     if "first_player_advantage" in s:
         f, ci = s["first_player_advantage"], s["first_player_advantage_ci"]
-        lines.append(f"First-player advantage (seat 0 minus fair share {_pct(1 / s['players'])}): "
+        what = ("Seat 0 edge, confounded by strategy (the seats play different strategies: not a "
+                "first-player advantage; see `cardlab report`'s pools)"
+                if s.get("seat_edge_confounded") else "First-player advantage")
+        lines.append(f"{what} (seat 0 minus fair share {_pct(1 / s['players'])}): "
                      f"{100 * f:+.1f} points [{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]")
         if s["no_winner_rate"] and "first_player_advantage_decided" in s:
             f, ci = s["first_player_advantage_decided"], s["first_player_advantage_decided_ci"]
@@ -171,9 +204,7 @@ def render_text(summary: dict[str, Any]) -> str:
         lines.append("Win rate by strategy:")
         for name, v in s["win_rate_by_strategy"].items():
             lines.append(f"  {name}: {_pct(v['win_rate'])} [{_pct(v['ci'][0])}, {_pct(v['ci'][1])}]")
-    L = s["length"]
-    lines.append(f"Length ({L['unit']}): mean {L['mean'] if L['mean'] is None else round(L['mean'], 4)}, median {L['median']}, "
-                 f"p10 {L['p10']}, p90 {L['p90']}")
+    lines.append(length_line(s["length"]))
     lines.append("End conditions: " + ", ".join(f"{k} {v:,}" for k, v in s["end_conditions"].items()))
     cp = [c for c in s["card_power"] if c["iwd"] is not None]
     if cp:

@@ -10,8 +10,8 @@
   computed per game index (a paired design): the variance of a difference is
   var(a) + var(b) - 2 cov(a, b), and the shared deals make cov(a, b) large.
 - **Comparison.** Each variant against the baseline (the defaults, or ``--baseline``):
-  the paired mean difference of first-player advantage, length, unfinished and
-  no-winner rates with a 95% interval and a two-sided p-value (normal approximation,
+  the paired mean difference of first-player advantage, length (over the games that
+  finished in both: a capped game has no length of its own), unfinished and no-winner rates with a 95% interval and a two-sided p-value (normal approximation,
   fine at the game counts a sweep uses), adjusted across the whole grid (Holm or
   Benjamini-Hochberg), and one verdict line per variant.
 - **Resumable.** A finished variant is saved at once under ``OUT/variants/<key>/``
@@ -49,7 +49,7 @@ from cardlab.sim.tally import Tally
 SPECIAL = ("players", "strategies")
 BLOCK = 1_000_000   # games per runner call: the per-game rows stay small (7 bytes a game)
 METRICS = ("first_player_advantage", "mean_length", "unfinished_rate", "no_winner_rate")
-METRIC_LABEL = {"first_player_advantage": "first-player advantage", "mean_length": "mean length",
+METRIC_LABEL = {"first_player_advantage": "first-player advantage", "mean_length": "mean length (finished games)",
                 "unfinished_rate": "unfinished rate", "no_winner_rate": "no-winner rate"}
 
 
@@ -264,7 +264,10 @@ def per_game(vr: VariantResult, n: int) -> dict[str, np.ndarray]:
     for s in range(P):
         winners += (mask >> s) & 1
     seat0 = np.where(winners > 0, (mask & 1) / np.maximum(winners, 1), 0.0)
-    return {"first_player_advantage": seat0 - 1.0 / P, "mean_length": vr.length[:n].astype(float),
+    # a capped game has no length of its own: NaN, so it pairs with nothing (the mean length
+    # is compared over the games that finished in both variants)
+    length = np.where(vr.unfinished[:n] != 0, np.nan, vr.length[:n].astype(float))
+    return {"first_player_advantage": seat0 - 1.0 / P, "mean_length": length,
             "unfinished_rate": vr.unfinished[:n].astype(float), "no_winner_rate": (mask == 0).astype(float)}
 
 
@@ -312,10 +315,11 @@ def _row(vr: VariantResult, keys: list[str], maxp: int, is_base: bool) -> dict[s
     row["first_player_advantage"] = fpa if fpa is not None else np.nan
     ci = s.get("first_player_advantage_ci") or [np.nan, np.nan]
     row["first_player_advantage_lo"], row["first_player_advantage_hi"] = ci
-    n = vr.result.games
-    L = vr.length.astype(float)
+    L = vr.length[vr.unfinished == 0].astype(float)  # finished games only
+    n = len(L)
     sd = float(L.std(ddof=1)) if n > 1 else 0.0
-    row["mean_length"] = float(L.mean())
+    row["finished_games"] = n
+    row["mean_length"] = float(L.mean()) if n else np.nan
     row["mean_length_lo"] = row["mean_length"] - 1.959963984540054 * sd / math.sqrt(n)
     row["mean_length_hi"] = row["mean_length"] + 1.959963984540054 * sd / math.sqrt(n)
     for k in ("median", "p10", "p90"):
@@ -349,10 +353,10 @@ def verdict_line(label: str, cmp: pd.DataFrame, base_row: dict, row: dict, unit:
         rel, half = m["diff"] / base_row["mean_length"], (m["hi"] - m["lo"]) / 2 / base_row["mean_length"]
         if m["significant"]:
             nd = 1 if 100 * half < 1 else 0
-            parts.append(f"{'cuts' if rel < 0 else 'raises'} mean length by {abs(100 * rel):.{nd}f}% ± "
+            parts.append(f"{'cuts' if rel < 0 else 'raises'} the finished games' mean length by {abs(100 * rel):.{nd}f}% ± "
                          f"{100 * half:.{nd}f}% ({base_row['mean_length']:.1f} -> {row['mean_length']:.1f} {unit})")
         else:
-            parts.append(f"leaves mean length unchanged within ±{100 * half:.1f}%")
+            parts.append(f"leaves the finished games' mean length unchanged within ±{100 * half:.1f}%")
     f = by.get("first_player_advantage")
     if f is not None:
         a, b = base_row["first_player_advantage"], row["first_player_advantage"]
@@ -448,10 +452,13 @@ def _compare(done: list[VariantResult], b: int, keys: list[str], correction: str
         n = min(vr.result.games, done[b].result.games)
         a, c = per_game(vr, n), per_game(done[b], n)
         for m in METRICS:
-            d = paired_difference(a[m], c[m])
-            cmp_rows.append({"variant": vr.variant.label, "metric": m, "paired_games": n,
-                             "baseline_value": float(c[m].mean()), "variant_value": float(a[m].mean()),
-                             **d})
+            both = ~(np.isnan(a[m]) | np.isnan(c[m]))  # mean_length: finished in both variants
+            if not both.any():
+                continue
+            d = paired_difference(a[m][both], c[m][both])
+            cmp_rows.append({"variant": vr.variant.label, "metric": m, "paired_games": int(both.sum()),
+                             "baseline_value": float(c[m][both].mean()),
+                             "variant_value": float(a[m][both].mean()), **d})
     comparison = pd.DataFrame(cmp_rows, columns=["variant", "metric", "paired_games", "baseline_value",
                                                  "variant_value", "diff", "lo", "hi", "se", "p"])
     if len(comparison):

@@ -22,7 +22,7 @@ from cardlab.analysis.sweep import METRIC_LABEL, SweepResult
 PLOTTED = {
     "first_player_advantage": ("first_player_advantage", "first_player_advantage_lo",
                                "first_player_advantage_hi", 100, "first-player advantage (points)"),
-    "mean_length": ("mean_length", "mean_length_lo", "mean_length_hi", 1, "mean length"),
+    "mean_length": ("mean_length", "mean_length_lo", "mean_length_hi", 1, "mean length (finished games)"),
     "unfinished_rate": ("unfinished_rate", "unfinished_rate_lo", "unfinished_rate_hi", 100, "unfinished (%)"),
     "balance": ("balance", None, None, 1, "balance (1 = seats equal)"),
 }
@@ -128,7 +128,7 @@ def _result_rows(res: SweepResult) -> list[tuple]:
 
 
 RESULT_HEADERS = ("variant", "games", "win rate by seat (%)", "first-player advantage, points [95%]",
-                  "mean length ± 95%", "unfinished", "balance", "top card-power shifts vs baseline")
+                  "mean length of finished games ± 95%", "unfinished (capped)", "balance", "top card-power shifts vs baseline")
 CMP_HEADERS = ("variant", "metric", "baseline", "variant value", "difference [95%]", "p", "adjusted p", "")
 
 

@@ -28,13 +28,16 @@ Functions and their columns
     (one row per (strategy, seat) pair of the run, ordered by strategy then seat)
 ``outcome_table(result)``
     outcome, value, ci_low, ci_high: no_winner_rate, unfinished_rate,
-    first_player_advantage (seat 0 minus 1/players), balance (1 - largest pairwise seat
-    gap; its interval is not defined and left NaN)
+    first_player_advantage (seat 0 minus 1/players; named ``seat0_edge_confounded`` when
+    the seats play different strategies: then it is mostly the strategies' difference),
+    balance (1 - largest pairwise seat gap; its interval is not defined and left NaN)
 ``end_table(result)``
     end, games, rate, ci_low, ci_high (one row per end condition of the game)
 ``length_table(result)``
-    length, games, share, survival: one row per length t = 0 .. the game's cap;
-    ``survival`` = S(t) = P(length > t) over all games (non-increasing, S(cap) = 0)
+    length, games, share, survival, capped: one row per length t = 0 .. the game's cap;
+    ``games``, ``share`` and ``survival`` = S(t) = P(length > t) are of the *finished*
+    games (non-increasing, 0 at the longest); ``capped`` counts the games the cap stopped
+    at t, kept apart
 ``card_power_table(result, by_strategy=True)``
     one row per (strategy group, card type), see its docstring.
 ``bh_adjust(p)``
@@ -117,7 +120,12 @@ def outcome_table(result) -> pd.DataFrame:
     ``unfinished_rate`` (games stopped by the length cap), and for 2+ players
     ``first_player_advantage`` (seat 0's win rate minus 1/players; the interval is seat
     0's Wilson interval shifted by 1/players) and ``balance`` (1 - the largest
-    |win-rate difference| over pairs of seats; no interval: NaN)."""
+    |win-rate difference| over pairs of seats; no interval: NaN).  When the seats play
+    different strategies the seat-0 row is ``seat0_edge_confounded``: a seat's edge is
+    then mostly its strategy's, never a first-player advantage (``analysis.pools``
+    measures the seat effect in pools where every seat plays alike)."""
+    from cardlab.analysis.summary import seat_edge_confounded
+
     t = result.tally
     n = t.games
     P = result.setup.players
@@ -126,7 +134,8 @@ def outcome_table(result) -> pd.DataFrame:
     if P >= 2:
         w0 = float(t.wins[0])
         lo, hi = wilson(w0, n)
-        rows.append({"outcome": "first_player_advantage", "value": w0 / n - 1 / P,
+        name = "seat0_edge_confounded" if seat_edge_confounded(result.setup) else "first_player_advantage"
+        rows.append({"outcome": name, "value": w0 / n - 1 / P,
                      "ci_low": lo - 1 / P, "ci_high": hi - 1 / P})
         rates = t.wins / n
         gap = max(abs(diff_multinomial(rates[a], rates[b], n)[0])
@@ -152,20 +161,22 @@ def end_table(result) -> pd.DataFrame:
 
 
 def length_table(result) -> pd.DataFrame:
-    """The length distribution (in the game's ``length_unit``) and its survival curve.
+    """The length distribution of the finished games (in the game's ``length_unit``) and
+    its survival curve, with the games the cap stopped beside it.
 
-    One row per length t = 0 .. max length.  Columns: length, games (games that lasted
-    exactly t), share (games / all games), survival (S(t) = P(length > t) = share of
-    games longer than t; S is non-increasing and 0 at the cap).  Capped (unfinished)
-    games count at the length where they stopped."""
-    hist = np.asarray(result.tally.hist, dtype=np.int64)
+    One row per length t = 0 .. max length.  Columns: length, games (finished games that
+    lasted exactly t), share (games / finished games), survival (S(t) = P(length > t)
+    among finished games: non-increasing, 0 from the longest on), capped (games the cap
+    stopped at length t: not finished, so in none of the other columns)."""
+    t = result.tally
+    hist = np.asarray(t.finished_hist, dtype=np.int64)
     n = int(hist.sum())
     longer = n - np.cumsum(hist)
     with np.errstate(invalid="ignore", divide="ignore"):
         share = hist / n if n else np.full(len(hist), np.nan)
         surv = longer / n if n else np.full(len(hist), np.nan)
     return pd.DataFrame({"length": np.arange(len(hist)), "games": hist, "share": share,
-                         "survival": surv})
+                         "survival": surv, "capped": np.asarray(t.cap_hist, dtype=np.int64)})
 
 
 # --------------------------------------------------------------------------- card power

@@ -151,7 +151,7 @@ def trace(game: str = typer.Argument(..., help="Game id."),
 
 
 def _report_command(game_id, n_games, players, seed, sets, strategies, out,
-                    tournament=None, tournament_games=None) -> str:
+                    tournament=None, tournament_games=None, pools=None, pools_games=None) -> str:
     """The canonical command line that reproduces a report (``--jobs`` never changes a result)."""
     import shlex
 
@@ -165,6 +165,10 @@ def _report_command(game_id, n_games, players, seed, sets, strategies, out,
         args += ["--strategies", strategies]
     if tournament:
         args += ["--tournament", tournament, "--tournament-games", str(tournament_games)]
+    if pools is not None:
+        args += ["--pools", pools]
+    if pools_games is not None:
+        args += ["--pools-games", str(pools_games)]
     args += ["--out", str(out)]
     return shlex.join(args)
 
@@ -186,6 +190,33 @@ def _variants_for_report(setup, n_games, jobs, sets, quiet):
         with bar:
             out.append((f"{knob}={value}", summarize(runner.run(v, n_games, jobs, progress=advance))))
     return out
+
+
+def pools_games_for(n_games: int) -> int:
+    """The reduced game count of a report's pools: --games / 20, at least 2,000 and at most
+    50,000, never more than --games."""
+    return min(n_games, max(2_000, min(50_000, n_games // 20)))
+
+
+def _pools_for_report(setup, pools, n_games, jobs, quiet):
+    """The seat verdicts across pools (None when --pools none)."""
+    from cardlab.analysis.pools import run_pools
+    from cardlab.sim import runner
+
+    if not pools:
+        return None
+    advance, bar = runner.progress_bar(len(pools) * n_games, enabled=None if not quiet else False)
+    with bar:
+        return run_pools(setup, pools, n_games, jobs, progress=advance)
+
+
+def _stuck_for_report(setup, result, n_games, jobs):
+    """Why the capped games stuck (None when no game was capped)."""
+    from cardlab.analysis.stuck import SCAN, stuck_games
+
+    if not result.tally.unfinished:
+        return None
+    return stuck_games(setup, scan=min(n_games, SCAN), jobs=jobs)
 
 
 def _tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, quiet):
@@ -213,14 +244,27 @@ def report(game: str = typer.Argument(..., help="Game id."),
                "(comma-separated; 'all' for every strategy of the game) and add its heat map."),
            tournament_games: int = typer.Option(2000, "--tournament-games",
                                                 help="Tournament games per seat order."),
+           pools: Optional[str] = typer.Option(
+               None, "--pools", help="Seat verdicts across pools: comma-separated pool names, "
+               "each a strategy in self-play (parameters allowed; mcts too) or 'mixed' (every "
+               "game draws each seat's strategy from the heuristics); 'none' to skip. Default: "
+               "every heuristic but random, and mixed (not mcts: slow)."),
+           pools_games: Optional[int] = typer.Option(
+               None, "--pools-games", help="Games per pool (default: --games / 20, at least "
+               "2,000, at most 50,000, never more than --games)."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Simulate GAME and write a report folder: index.html (self-contained), report.md,
     the figures as PNG, the raw tables as CSV and summary.json."""
+    from cardlab.analysis.pools import parse_pools
     from cardlab.analysis.report import build_report, prepare_out_dir
     from cardlab.sim import runner
 
     setup = _setup(game, players, sets, strategies, seed)
     runner.check_counts(n_games, seed, jobs)
+    pool_names = parse_pools(pools, setup.game, setup.players) if setup.players >= 2 else []
+    pg = pools_games_for(n_games) if pools_games is None else pools_games
+    if pool_names and not (1 <= pg <= runner.MAX_GAMES):
+        raise InputError(f"bad --pools-games {pg}: allowed 1 to {runner.MAX_GAMES:,}")
     out = out or f"reports/{setup.game.id}"
     if tournament == "all":
         tournament = ",".join(setup.game.strategies)
@@ -239,9 +283,12 @@ def report(game: str = typer.Argument(..., help="Game id."),
         t = _tournament_for_report(setup.game.id, tournament, setup.players, tournament_games,
                                    seed, jobs, sets, quiet)
     variants = _variants_for_report(setup, n_games, jobs, sets, quiet)
+    pool_result = _pools_for_report(setup, pool_names, pg, jobs, quiet)
+    stuck = _stuck_for_report(setup, result, n_games, jobs)
     command = _report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
-                              tournament, tournament_games)
-    paths = build_report(result, command, out, tournament=t, variants=variants)
+                              tournament, tournament_games, pools, pools_games)
+    paths = build_report(result, command, out, tournament=t, variants=variants,
+                         pools=pool_result, stuck=stuck)
     print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
 
 
@@ -279,9 +326,15 @@ def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games pe
         t = _tournament_for_report(gid, names, setup.players, DEMO_TOURNAMENT_GAMES, 1, jobs,
                                    None, quiet)
         variants = _variants_for_report(setup, n_games, jobs, None, quiet)
+        from cardlab.analysis.pools import default_pools
+
+        pool_result = _pools_for_report(setup, default_pools(setup.game), pools_games_for(n_games),
+                                        jobs, quiet)
+        stuck = _stuck_for_report(setup, result, n_games, jobs)
         command = _report_command(gid, n_games, None, 1, None, None, sub, names,
                                   DEMO_TOURNAMENT_GAMES)
-        build_report(result, command, sub, tournament=t, variants=variants)
+        build_report(result, command, sub, tournament=t, variants=variants, pools=pool_result,
+                     stuck=stuck)
         summary = json.loads((sub / "summary.json").read_text())
         entries.append({"game": gid, "title": setup.game.title, "href": f"{gid}/index.html",
                         "verdict": summary["verdict"], "games": n_games, "players": setup.players,

@@ -35,7 +35,8 @@ def record_game(tally, lay, rows, r, players, win_mask, length, unfinished, end_
     nt = lay[L_NT]
     tally[0] += 1
     tally[3] += length
-    tally[lay[L_HIST] + length] += 1
+    # games by length, finished (2 t) and stopped by the cap (2 t + 1) apart
+    tally[lay[L_HIST] + 2 * length + (1 if unfinished else 0)] += 1
     tally[lay[L_END] + end_idx] += 1
     if unfinished:
         tally[2] += 1

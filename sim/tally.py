@@ -16,7 +16,12 @@ card types:
     held_win[maxp, n_types]        ... and the seat's win units in those games
     played[maxp, n_types]          games in which the seat ever played it
     played_win[maxp, n_types]
-    hist[max_length + 1]           games by length (turns or rounds)
+    hist[2 * (max_length + 1)]     games by length (turns or rounds) and whether the cap
+                                   stopped them: word 2 t + 0 counts the games that finished
+                                   at length t, word 2 t + 1 those the cap stopped at t (a
+                                   game can also *finish* on the cap's last turn, so the
+                                   cap's bin alone cannot tell the two apart); interleaved so
+                                   that every offset stays independent of the rules' cap
 """
 from __future__ import annotations
 
@@ -64,7 +69,7 @@ class TallyLayout:
     def hist(self): return self.played_win + self.maxp * self.n_types
 
     def size(self, max_length: int) -> int:
-        return self.hist + max_length + 1
+        return self.hist + 2 * (max_length + 1)
 
     def new(self, max_length: int) -> np.ndarray:
         return np.zeros(self.size(max_length), dtype=np.int64)
@@ -116,4 +121,17 @@ class Tally:
     @property
     def played_win(self) -> np.ndarray: return self._seat_types(self.layout.played_win) / WIN_UNIT
     @property
-    def hist(self) -> np.ndarray: return self.data[self.layout.hist:]
+    def finished_hist(self) -> np.ndarray:
+        """Finished games (not stopped by the cap) by length: what every length figure
+        (mean, median, quantiles, histogram) is computed from."""
+        return self.data[self.layout.hist::2]
+
+    @property
+    def cap_hist(self) -> np.ndarray:
+        """Games stopped by the cap (unfinished) by the length they stopped at."""
+        return self.data[self.layout.hist + 1::2]
+
+    @property
+    def hist(self) -> np.ndarray:
+        """Every game by length, capped games at the length where they stopped."""
+        return self.finished_hist + self.cap_hist

@@ -77,7 +77,9 @@ def test_csvs_parse_with_the_right_columns(report):
 
     lengths = pd.read_csv(report.out / "lengths.csv")
     assert list(lengths.columns[:4]) == ["length", "games", "share", "survival"]
-    assert lengths.games.sum() == GAMES
+    # finished games by length; the capped ones apart, in their own column
+    assert lengths.games.sum() + lengths.capped.sum() == GAMES
+    assert lengths.capped.sum() == s["unfinished_games"] and lengths.games.sum() == s["length"]["games"]
     assert np.allclose(lengths.share.sum(), 1.0)
     assert np.all(np.diff(lengths.survival) <= 1e-12)  # a survival curve never rises
     assert np.allclose(lengths.survival, 1 - np.cumsum(lengths.share))
