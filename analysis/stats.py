@@ -39,3 +39,25 @@ def diff_independent(k1: float, n1: float, k2: float, n2: float,
     lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     return (d, lo, hi)
+
+
+def diff_paired(sum_d: float, sum_d2: float, n: float, z: float | None = None
+                ) -> tuple[float, float, float, float]:
+    """The mean of n paired differences from their sum and sum of squares, with its 95%
+    Student-t interval and the two-sided p-value of "the mean is 0" (scipy.stats.t).
+    Returns (mean, low, high, p); an interval of zero width when every difference is the
+    same (then p is 1 for a mean of 0, else 0)."""
+    from scipy import stats
+
+    if n <= 0:
+        return (float("nan"), float("nan"), float("nan"), float("nan"))
+    mean = sum_d / n
+    if n < 2:
+        return (mean, float("nan"), float("nan"), float("nan"))
+    var = max(sum_d2 - n * mean * mean, 0.0) / (n - 1)
+    se = math.sqrt(var / n)
+    if se == 0.0:
+        return (mean, mean, mean, 1.0 if mean == 0 else 0.0)
+    q = stats.t.ppf(0.975, n - 1) if z is None else z
+    p = float(2 * stats.t.sf(abs(mean) / se, n - 1))
+    return (mean, mean - q * se, mean + q * se, p)
