@@ -1,7 +1,9 @@
 """Giving a seat a card at the start of a game, or taking every copy away: the two arms of
 causal card power (``analysis/causal.py``).
 
-Right after a game's ``setup`` (the deal; before any decision) the **IN** arm makes sure
+Right after a game's deal (``deal``: the first part of its ``setup``; ``begin``, the
+rest, opens the first turn after the give, so nothing decided from the cards before the
+first decision is stale) the **IN** arm makes sure
 seat ``seat``'s starting cards hold at least one card of type ``t``: if they hold none, a
 copy is swapped in for a random card of the seat's, and the displaced card goes where the
 copy came from.  The **OUT** arm makes sure they hold none: every copy is swapped out for a
@@ -162,18 +164,22 @@ def share(st, mask_at, seat, players):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def given_state(st, seed, game, seat, t, arm, g, E, setup, give_card):
+def given_state(st, seed, game, seat, t, arm, g, deal, begin, give_card):
     """Game ``game`` of ``seed`` set up on ``st`` and given its arm (the IN or OUT arm for
-    ``seat`` and type ``t``): what give returned."""
+    ``seat`` and type ``t``): what give returned.  The game's setup is ``deal`` then
+    ``begin`` (the first turn's opening up to the first decision: whatever it decides
+    from the cards, an automatic draw or an offer, follows the cards given)."""
     seed_game(st, seed, game)
-    setup(st)
+    deal(st)
     seed_aside(g, seed, game, (t * 16 + seat) * 2 + arm)
-    return give_card(st, seat, t, arm, g)
+    gave = give_card(st, seat, t, arm, g)
+    begin(st)
+    return gave
 
 
 @njit(cache=True, nogil=True, inline="always")
-def run_paired(rules, sids, params, seed, start, stop, types, out, E, setup, choose, step,
-               give_card):
+def run_paired(rules, sids, params, seed, start, stop, types, out, E, deal, begin, choose,
+               step, give_card):
     """Games [start, stop), each played in both arms for every type of ``types``; the seat
     given is the game index modulo the players (rotating).  Adds to ``out`` (int64, shape
     (len(types), players, TW)) the paired tallies (T_* above).  A pair whose either arm
@@ -186,13 +192,13 @@ def run_paired(rules, sids, params, seed, start, stop, types, out, E, setup, cho
         seat = game % P
         for ti in range(types.shape[0]):
             t = types[ti]
-            gave = given_state(st, seed, game, seat, t, ARM_IN, g, E, setup, give_card)
+            gave = given_state(st, seed, game, seat, t, ARM_IN, g, deal, begin, give_card)
             if gave == GAVE_NONE:
                 out[ti, seat, T_SKIPPED] += 1
                 continue
             engine.play_on(st, sids, params, E, choose, step)
             w_in = share(st, E.mask, seat, P)
-            if given_state(st, seed, game, seat, t, ARM_OUT, g, E, setup, give_card) == GAVE_NONE:
+            if given_state(st, seed, game, seat, t, ARM_OUT, g, deal, begin, give_card) == GAVE_NONE:
                 out[ti, seat, T_SKIPPED] += 1
                 continue
             engine.play_on(st, sids, params, E, choose, step)

@@ -387,6 +387,22 @@ def setup(st):
     play_from(st, NO_ANSWER, True)
 
 
+@njit(cache=True, nogil=True)
+def give_deal(st):
+    """``setup``'s first part (``play_from`` with a new game, up to round 0's deal): causal
+    card power gives a card after it."""
+    st[S_TURN:S_ACTS] = 0
+    new_round(st, 0)
+    st[S_CUR] = st[S_START]
+
+
+@njit(cache=True, nogil=True)
+def give_begin(st):
+    """``setup``'s second part: the start seat's turn opens (its draws to a block card, the
+    reshuffle offer), up to the first decision."""
+    carry_on(st, NEW_TURN)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def step(st, act):
     """Apply the pending decision's answer ``act`` and play on to the next decision; an
@@ -481,12 +497,12 @@ def give_card(st, seat, t, arm, g):
 def give_state(st, seed, game, seat, t, arm):
     """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
     ``give_card`` returned (tests, ``analysis/causal.py``)."""
-    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64), ENGINE,
-                            setup, give_card)
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
 
 
 @njit(cache=True, nogil=True)
 def run_causal(rules, sids, params, seed, start, stop, types, out):
     """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
-    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, setup, choose,
-                    step, give_card)
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)

@@ -71,6 +71,19 @@ def setup(st):
     next_round(st)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def give_deal(st):
+    """``setup``'s first part, the shuffled deck (causal card power gives the start card
+    from it)."""
+    shuffle_deck(st)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_begin(st):
+    """``setup``'s second part: the first round's offer; seat 0 starts the bidding."""
+    next_round(st)
+
+
 @inline
 def ask(st, decision, seat):
     st[S_PHASE] = decision
@@ -350,12 +363,12 @@ def give_card(st, seat, t, arm, g):
 def give_state(st, seed, game, seat, t, arm):
     """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
     ``give_card`` returned (tests, ``analysis/causal.py``)."""
-    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64), ENGINE,
-                            setup, give_card)
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
 
 
 @njit(cache=True, nogil=True)
 def run_causal(rules, sids, params, seed, start, stop, types, out):
     """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
-    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, setup, choose,
-                    step, give_card)
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)

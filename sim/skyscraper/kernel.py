@@ -74,6 +74,18 @@ def setup(st):
     begin_turns(st, 0)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def give_deal(st):
+    """``setup``'s first part, the deal (causal card power gives a card after it)."""
+    deal(st)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_begin(st):
+    """``setup``'s second part: seat 0's turn begins (its draw, if any)."""
+    begin_turns(st, 0)
+
+
 # ---------------------------------------------------------------- turns
 
 
@@ -255,12 +267,12 @@ def give_card(st, seat, t, arm, g):
 def give_state(st, seed, game, seat, t, arm):
     """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
     ``give_card`` returned (tests, ``analysis/causal.py``)."""
-    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64), ENGINE,
-                            setup, give_card)
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
 
 
 @njit(cache=True, nogil=True)
 def run_causal(rules, sids, params, seed, start, stop, types, out):
     """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
-    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, setup, choose,
-                    step, give_card)
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)

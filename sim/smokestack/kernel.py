@@ -43,7 +43,8 @@ from cardlab.strategies.smokestack import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
 from cardlab.sim import give
 from cardlab.sim.jit import helper
-from cardlab.sim.smokestack.layout import GIVE, MAXCH, MAXL, MAXP, S_CH, S_HELD, S_LAY, S_NCH, S_NLAY, S_SIZE
+from cardlab.sim.smokestack.layout import (GIVE, MAXCH, MAXL, MAXP, NT, S_CH, S_HELD, S_LAY, S_NCH,
+                                           S_NLAY, S_SIZE)
 from cardlab.sim.smokestack.moves import settle
 
 
@@ -78,6 +79,19 @@ def setup(st):
     """A new game on the seeded generator: the deal, then seat 1's turn (the seat left
     of the dealer) begins."""
     deal(st)
+    begin_turn(st, 1 if st[R_PLAYERS] > 1 else 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_deal(st):
+    """``setup``'s first part, the deal with its setup chimneys (causal card power gives a
+    card after it)."""
+    deal(st)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_begin(st):
+    """``setup``'s second part: seat 1's turn begins."""
     begin_turn(st, 1 if st[R_PLAYERS] > 1 else 0)
 
 
@@ -353,12 +367,12 @@ def give_card(st, seat, t, arm, g):
 def give_state(st, seed, game, seat, t, arm):
     """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
     ``give_card`` returned (tests, ``analysis/causal.py``)."""
-    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64), ENGINE,
-                            setup, give_card)
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
 
 
 @njit(cache=True, nogil=True)
 def run_causal(rules, sids, params, seed, start, stop, types, out):
     """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
-    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, setup, choose,
-                    step, give_card)
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)

@@ -71,6 +71,19 @@ def setup(st):
     st[S_ACTOR] = 0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def give_deal(st):
+    """The whole ``setup``: the deal and seat 0's pending up choice decide nothing from the
+    cards (``table_put`` keeps the dealt positions in step with a given hand)."""
+    setup(st)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_begin(st):
+    """Nothing: the up choice is already pending."""
+    return
+
+
 # ---------------------------------------------------------------- a turn
 
 
@@ -355,12 +368,12 @@ def give_card(st, seat, t, arm, g):
 def give_state(st, seed, game, seat, t, arm):
     """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
     ``give_card`` returned (tests, ``analysis/causal.py``)."""
-    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64), ENGINE,
-                            setup, give_card)
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
 
 
 @njit(cache=True, nogil=True)
 def run_causal(rules, sids, params, seed, start, stop, types, out):
     """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
-    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, setup, choose,
-                    step, give_card)
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)
