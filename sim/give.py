@@ -19,7 +19,8 @@ from and go to (a per-seat pool zone means the other seats' blocks), one row eac
 re-deal table's format (``sim/redeal.py``: its ``block_cards``/``put_block`` read and
 write a zone's cards, a TABLE zone through the game's two hooks), the last column being
 the role.  A game adds ``has_type(st, card, t)`` (a card may have several types: 5 Towers
-counts by value and by kind) and ``after_give(st)``, which rebuilds whatever follows from
+counts by value and by kind), ``also_holds(st, seat, t)`` (a card of the type the seat
+holds outside its start zones; ``no_more_held`` for most games) and ``after_give(st)``, which rebuilds whatever follows from
 the cards (card-power bits, derived counts, caches); on a state nobody swapped it must
 change nothing (a test checks it for every game).
 
@@ -59,11 +60,13 @@ def _owners(tab, r, seat, players):
 
 @njit(cache=True, nogil=True, inline="always")
 def swap(st, seat, t, arm, g, players, tab, pool, blk, has_type, table_cards, table_put,
-         after_give):
+         after_give, also_holds):
     """Make the arm true on ``st`` (see the module docstring), drawing from the 4-word
     stream ``g``; ``pool`` and ``blk`` are scratch (room for every card; 4 numbers per
     block).  Returns GAVE_SWAPPED, GAVE_AS_DEALT (nothing needed changing) or GAVE_NONE
-    (the arm cannot be made: no copy, or no card of another type, within reach)."""
+    (the arm cannot be made: no copy, or no card of another type, within reach, or what
+    follows from the cards undid it).  ``also_holds(st, seat, t)``: the seat holds the
+    type elsewhere too (Smokestack's setup chimneys), for that last check."""
     # gather: the seat's start blocks first, then the pool blocks
     k = 0
     nb = 0
@@ -136,6 +139,18 @@ def swap(st, seat, t, arm, g, players, tab, pool, blk, has_type, table_cards, ta
                 hi = blk[4 * b + 6] if b + 1 < nb else k
                 put_block(st, tab, blk[4 * b], blk[4 * b + 1], pool, lo, hi - lo, table_put)
         after_give(st)
+    # what follows from the cards may move them on (a Smokestack layout the swap made a
+    # chimney is set aside and replaced from the stock), and the seat may hold the type
+    # outside its start zones (its setup chimneys): the arm must hold in the end
+    k = 0
+    for r in range(tab.shape[0]):
+        if tab[r, 6] == ROLE_START:
+            k = block_cards(st, tab, r, seat if tab[r, 5] != 0 else 0, pool, k, table_cards)
+    held = also_holds(st, seat, t)
+    for i in range(k):
+        held = held or has_type(st, pool[i], t)
+    if held != (arm == ARM_IN):
+        return GAVE_NONE
     return done
 
 
@@ -211,3 +226,9 @@ def run_paired(rules, sids, params, seed, start, stop, types, out, E, deal, begi
             out[ti, seat, T_WIN_OUT] += w_out
             out[ti, seat, T_SUM_D] += d
             out[ti, seat, T_SUM_D2] += d * d
+
+
+@njit(cache=True, nogil=True)
+def no_more_held(st, seat, t):
+    """A game whose seats hold nothing at the start outside their start zones."""
+    return False

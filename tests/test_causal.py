@@ -40,6 +40,15 @@ def start_cards(game, st, seat):
     return out
 
 
+def chimneys(game, st, seat):
+    """Smokestack's setup chimneys: held by the seat, though not a start zone."""
+    if game.id != "smokestack":
+        return []
+    L = game.layout
+    o = L.S_CH + seat * L.MAXCH * 4
+    return [int(c) for c in st[o:o + 4 * int(st[L.S_NCH + seat])]]
+
+
 def dealt(game, M, setup, g):
     st = game.schema.new_state(game.rules_vector(setup.rules, setup.players))
     seed_game(st, setup.seed, g)
@@ -83,7 +92,8 @@ def test_arms_hold_the_card_or_none_and_conserve_cards(gid):
                     if M.give_card(st, seat, t, arm, rng) == GAVE_NONE:
                         continue
                     made[arm] += 1
-                    held = sum(bool(M.has_type(st, c, t)) for c in start_cards(game, st, seat))
+                    mine = start_cards(game, st, seat) + chimneys(game, st, seat)
+                    held = sum(bool(M.has_type(st, c, t)) for c in mine)
                     assert (held >= 1) if arm == ARM_IN else (held == 0), (gid, g, t, arm, held)
                     assert testing.card_census(game, st, players) == deck, (gid, g, t, arm)
                     # every other seat's start zones keep their size

@@ -490,7 +490,7 @@ def give_card(st, seat, t, arm, g):
     zones hold a card of type t (IN) or none (OUT)."""
     return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
                      np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, no_table_cards, no_table_put,
-                     after_give)
+                     after_give, give.no_more_held)
 
 
 @njit(cache=True, nogil=True)

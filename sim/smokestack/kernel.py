@@ -332,6 +332,15 @@ def lay_put(st, offset, seat, pool, k, n):
             j += 1
 
 
+@helper("boolean(ST, int64, int64)")
+def chimney_holds(st, seat, t):
+    """Seat's setup chimneys hold a card of rank t (the seat holds it, outside its layout)."""
+    for i in range(st[S_NCH + seat] * 4):
+        if (st[S_CH + seat * MAXCH * 4 + i] >> 2) == t:
+            return True
+    return False
+
+
 @helper("void(ST)")
 def after_give(st):
     """A layout the swap made a chimney is set aside and replaced, as at setup (seat 1
@@ -360,7 +369,7 @@ def give_card(st, seat, t, arm, g):
     zones hold a card of type t (IN) or none (OUT)."""
     return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
                      np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, lay_cards, lay_put,
-                     after_give)
+                     after_give, chimney_holds)
 
 
 @njit(cache=True, nogil=True)
