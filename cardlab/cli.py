@@ -151,7 +151,7 @@ def trace(game: str = typer.Argument(..., help="Game id."),
 
 
 def _report_command(game_id, n_games, players, seed, sets, strategies, out,
-                    tournament=None, tournament_games=None) -> str:
+                    tournament=None, tournament_games=None, causal_games=0) -> str:
     """The canonical command line that reproduces a report (``--jobs`` never changes a result)."""
     import shlex
 
@@ -165,6 +165,8 @@ def _report_command(game_id, n_games, players, seed, sets, strategies, out,
         args += ["--strategies", strategies]
     if tournament:
         args += ["--tournament", tournament, "--tournament-games", str(tournament_games)]
+    if causal_games:
+        args += ["--causal-games", str(causal_games)]
     args += ["--out", str(out)]
     return shlex.join(args)
 
@@ -213,6 +215,10 @@ def report(game: str = typer.Argument(..., help="Game id."),
                "(comma-separated; 'all' for every strategy of the game) and add its heat map."),
            tournament_games: int = typer.Option(2000, "--tournament-games",
                                                 help="Tournament games per seat order."),
+           causal_games: int = typer.Option(0, "--causal-games", help="Also measure causal card "
+                                            "power (cardlab cardpower) with this many games per "
+                                            "card type, shown beside IWD and used in the verdict "
+                                            "(0: off)."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Simulate GAME and write a report folder: index.html (self-contained), report.md,
     the figures as PNG, the raw tables as CSV and summary.json."""
@@ -230,6 +236,11 @@ def report(game: str = typer.Argument(..., help="Game id."),
         check_strategies(tournament)  # bad names fail before any game is played
         if not (1 <= tournament_games <= runner.MAX_GAMES):
             raise InputError(f"bad --tournament-games {tournament_games}: allowed 1 to {runner.MAX_GAMES:,}")
+    if not (0 <= causal_games <= runner.MAX_GAMES):
+        raise InputError(f"bad --causal-games {causal_games}: allowed 0 (off) to {runner.MAX_GAMES:,}")
+    if causal_games and setup.searches:
+        raise InputError("--causal-games plays the heuristics: the search player mcts cannot be a "
+                         "seat's strategy there")
     prepare_out_dir(out)  # a bad --out fails before the simulation, not after it
     advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
     with bar:
@@ -239,9 +250,17 @@ def report(game: str = typer.Argument(..., help="Game id."),
         t = _tournament_for_report(setup.game.id, tournament, setup.players, tournament_games,
                                    seed, jobs, sets, quiet)
     variants = _variants_for_report(setup, n_games, jobs, sets, quiet)
+    causal = None
+    if causal_games:
+        from cardlab.analysis.causal import run_causal
+
+        advance, bar = runner.progress_bar(causal_games, enabled=None if not quiet else False)
+        with bar:
+            causal = run_causal(setup.game.id, setup.players, strategies, causal_games, seed, jobs,
+                                sets, progress=advance)
     command = _report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
-                              tournament, tournament_games)
-    paths = build_report(result, command, out, tournament=t, variants=variants)
+                              tournament, tournament_games, causal_games)
+    paths = build_report(result, command, out, tournament=t, variants=variants, causal=causal)
     print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
 
 

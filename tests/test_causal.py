@@ -170,3 +170,22 @@ def test_cli_bad_input_is_one_line_and_exit_2():
                            capture_output=True, text=True)
         assert p.returncode == 2, (args, p.stderr)
         assert p.stderr.count("\n") == 1 and p.stderr.startswith("cardlab: error:"), p.stderr
+
+
+def test_report_shows_it_beside_iwd_and_uses_it_in_the_verdict(tmp_path):
+    import json
+
+    from cardlab.analysis.report import build_report, verdict
+    from cardlab.analysis.summary import summarize
+
+    setup = runner.make_setup("skyscraper", 2, ["floors_to_win=1"], None, 4)
+    result = runner.run(setup, 300, 1)
+    c = run_causal("skyscraper", 2, None, 200, 4, 1, ["floors_to_win=1"])
+    paths = build_report(result, "cardlab report skyscraper", tmp_path, causal=c)
+    page = paths["index.html"].read_text()
+    assert "value of starting with it" in page and "Benjamini-Hochberg" in page
+    js = json.loads(paths["summary.json"].read_text())
+    assert js["causal_card_power"]["cards"] == c["cards"]
+    v = js["verdict"]
+    assert "Card power (causal): starting with J" in v and "IWD" not in v
+    assert v == verdict(summarize(result), c) and "IWD" in verdict(summarize(result))
