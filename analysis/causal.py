@@ -70,6 +70,9 @@ def run_causal(game_id: str, players: int | None = None, strategies: str | list[
         raise InputError("cardpower plays the fast path's heuristics: the search player mcts "
                          "cannot be a seat's strategy here")
     game = setup.game
+    if not game.schema.give_start or not hasattr(game.model(), "run_causal"):
+        raise InputError(f"game '{game.id}' does not say where a card can be given: its schema "
+                         "needs S.give(...) and its kernel run_causal (docs/adding_a_game.md)")
     sel = _types(game, setup.rules, cards)
     types = np.array([t for t, _ in sel], dtype=np.int64)
     kernel = game.model().run_causal
