@@ -72,11 +72,13 @@ def largest_iwd(summary: dict[str, Any]) -> dict[str, Any] | None:
     return max(cp, key=lambda c: c["iwd"]) if cp else None
 
 
-def verdict(summary: dict[str, Any]) -> str:
+def verdict(summary: dict[str, Any], causal: dict[str, Any] | None = None) -> str:
     """A plain-language paragraph generated from a ``summarize()`` dict: the first seat's
     win rate and whether the first player is advantaged, whether the seat differences are
     real (95% interval excludes 0) or within noise, the unfinished rate when it is not
-    negligible, the card with the largest IWD, and that IWD is association, not cause."""
+    negligible, the card with the largest IWD, and that IWD is association, not cause.
+    With ``causal`` (``analysis.causal.run_causal``'s object) the card sentence is the
+    causal value of starting with a card instead (``causal_sentence``)."""
     s = summary
     P, n = s["players"], s["games"]
     rates, cis = s["win_rate_by_seat"], s["win_rate_ci_by_seat"]
@@ -144,6 +146,9 @@ def verdict(summary: dict[str, Any]) -> str:
     if len(strat) > 1:
         best = max(strat.items(), key=lambda kv: kv[1]["win_rate"])
         out.append(f"The strongest strategy is {best[0]} ({_pct(best[1]['win_rate'])} per seat).")
+    if causal is not None and causal.get("cards"):
+        out.append(causal_sentence(causal))
+        return " ".join(out)
     c = largest_iwd(s)
     if c is not None:
         ci = c["iwd_ci"]
@@ -155,6 +160,23 @@ def verdict(summary: dict[str, Any]) -> str:
     out.append("IWD measures association, not cause: a seat that draws more cards or lasts "
                "longer both sees more card types and tends to win more.")
     return " ".join(out)
+
+
+def causal_sentence(causal: dict[str, Any]) -> str:
+    """The card verdict from causal card power: the card whose value of starting with it
+    is largest in size among those significant after Benjamini-Hochberg, or that none is."""
+    rows = [r for r in causal["cards"] if r["value"] is not None]
+    sig = [r for r in rows if r["significant"]]
+    pick = max(sig or rows, key=lambda r: abs(r["value"]))
+    lo, hi = pick["value_ci"]
+    what = (f"starting with {pick['card']} is worth {_pts(pick['value'])} points of win rate "
+            f"(95% interval {_pts(lo)} to {_pts(hi)}, same seeds with and without it)")
+    if sig:
+        more = f"; {len(sig)} of {len(rows)} cards have a value that is real after " \
+               "Benjamini-Hochberg" if len(sig) > 1 else ""
+        return f"Card power (causal): {what}{more}."
+    return (f"Card power (causal): no card's value of starting with it is distinguishable from 0 "
+            f"after Benjamini-Hochberg across {len(rows)} cards (the largest: {what}).")
 
 
 # ------------------------------------------------------------------ tables
@@ -329,17 +351,43 @@ def _html_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _card_rows(s) -> list[tuple]:
+def _card_rows(s, causal=None) -> list[tuple]:
+    """One row per card type: IWD, and with ``causal`` its causal value beside it."""
+    from cardlab.analysis.causal import by_card
+
     rows = []
+    cv = by_card(causal)
     for c in sorted([c for c in s["card_power"] if c["iwd"] is not None], key=lambda c: -c["iwd"]):
         ci = c["iwd_ci"]
-        rows.append((c["card"], f"{_pts(c['iwd'])} [{_pts(ci[0])}, {_pts(ci[1])}]",
-                     "real" if _real(ci) else "within noise", _pct(c["held_rate"]),
-                     _pct(c["play_rate"]) if c["play_rate"] is not None else "n/a"))
+        row = (c["card"], f"{_pts(c['iwd'])} [{_pts(ci[0])}, {_pts(ci[1])}]",
+               "real" if _real(ci) else "within noise", _pct(c["held_rate"]),
+               _pct(c["play_rate"]) if c["play_rate"] is not None else "n/a")
+        if causal is not None:
+            r = cv.get(c["card"])
+            if r is None or r["value"] is None:
+                row += ("n/a", "")
+            else:
+                row += (f"{_pts(r['value'])} [{_pts(r['value_ci'][0])}, {_pts(r['value_ci'][1])}]",
+                        "real" if r["significant"] else "within noise")
+        rows.append(row)
     return rows
 
 
 CARD_HEADERS = ("card", "IWD, points [95%]", "", "held in (seat-games)", "played when held")
+CAUSAL_HEADERS = ("value of starting with it, points [95%]", "after Benjamini-Hochberg")
+
+
+def card_headers(causal=None) -> tuple:
+    return CARD_HEADERS + (CAUSAL_HEADERS if causal is not None else ())
+
+
+def causal_note(causal: dict[str, Any]) -> str:
+    """What the causal column means, for the report's card-power section."""
+    return (f"Value of starting with a card (causal card power): each of {causal['games']:,} "
+            f"games per card type is played twice from the same seed, once with the card among "
+            f"the given seat's starting cards and once without it ({causal['given']}); the "
+            f"paired win-rate difference with its 95% interval, and whether it is real after "
+            f"Benjamini-Hochberg across the cards. Unlike IWD this is cause, not association.")
 
 
 VARIANT_HEADERS = ("rules", "games", "unfinished (95% interval)", "no winner", "mean length of finished games",
@@ -426,7 +474,7 @@ def stuck_rows(s) -> list[tuple]:
             for r, c in st["counts"].items()]
 
 
-def render_html(s, verdict_text, figs, command, tournament=None, variants=None) -> str:
+def render_html(s, verdict_text, figs, command, tournament=None, variants=None, causal=None) -> str:
     e = html.escape
     title = f"cardlab report: {s['game']}"
     parts = [html_head(title),
@@ -454,6 +502,8 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None) 
         if f.name == "card_power":
             parts.append("<h2>Card power</h2>")
             parts.append(f"<p>{e(IWD_NOTE)}</p>")
+            if causal is not None:
+                parts.append(f"<p>{e(causal_note(causal))}</p>")
         elif f.name == "seats":
             parts.append("<h2>Seats</h2>")
         elif f.name == "length":
@@ -467,7 +517,7 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None) 
             parts.append(f"<h2>{e(f.title)}</h2>")
         parts.append(figure_html(f))
         if f.name == "card_power":
-            parts.append(_html_table(CARD_HEADERS, _card_rows(s)))
+            parts.append(_html_table(card_headers(causal), _card_rows(s, causal)))
     parts.append("<h2>Reproduce</h2>")
     parts.append(f"<pre><code>{e(command)}</code></pre>")
     parts.append(_html_table(("what", "value"), _reproduce(s, command)))
@@ -480,7 +530,7 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None) 
     return "\n".join(parts)
 
 
-def render_md(s, verdict_text, figs, command, tournament=None, variants=None) -> str:
+def render_md(s, verdict_text, figs, command, tournament=None, variants=None, causal=None) -> str:
     lines = [f"# cardlab report: {s['game']}", "",
              f"{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
              f"strategies {', '.join(s['strategies'])}", "", "## Verdict", "", verdict_text, "",
@@ -501,13 +551,15 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None) ->
     for f in figs:
         if f.name == "card_power":
             lines += ["## Card power", "", IWD_NOTE, ""]
+            if causal is not None:
+                lines += [causal_note(causal), ""]
         elif f.name == "tournament" and getattr(tournament, "verdict", None):
             lines += ["## Tournament", "", str(tournament.verdict), ""]
         elif f.name not in ("seats", "length", "survival", "tournament"):
             lines += [f"## {f.title}", ""]
         lines += [f"![{f.title}]({f.name}.png)", "", f"*{f.caption}*", ""]
         if f.name == "card_power":
-            lines += [_fmt_table_md(CARD_HEADERS, _card_rows(s)), ""]
+            lines += [_fmt_table_md(card_headers(causal), _card_rows(s, causal)), ""]
     lines += ["## Reproduce", "", "```bash", command, "```", "",
               _fmt_table_md(("what", "value"), _reproduce(s, command)), "", "Rules:", "",
               _fmt_table_md(("knob", "value"), [(k, json.dumps(v)) for k, v in s["rules"].items()]), "",
@@ -516,12 +568,14 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None) ->
 
 
 def build_report(result, command: str, out_dir, tournament=None, variants=None,
-                 pools=None, stuck=None) -> dict[str, Path]:
+                 pools=None, stuck=None, causal=None) -> dict[str, Path]:
     """Write the report of ``result`` (a ``RunResult``) into ``out_dir``; ``command`` is the
     command line that reproduces it; ``tournament`` (optional) adds its heat map;
     ``variants`` (optional: [(\"knob=value\", summary), ...]) adds a rule-variant table;
     ``pools`` (an ``analysis.pools.Pools``) the seat verdicts across pools; ``stuck`` (an
-    ``analysis.stuck.Stuck``) why the capped games stuck.  Returns {name: path} for every
+    ``analysis.stuck.Stuck``) why the capped games stuck; ``causal`` (optional:
+    ``analysis.causal.run_causal``'s object) shows the value of starting with each card
+    beside IWD and uses it in the verdict instead of IWD.  Returns {name: path} for every
     file written."""
     from cardlab.analysis.summary import summarize
 
@@ -532,7 +586,7 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
     if stuck is not None:
         s["stuck"] = stuck.to_dict() | {"sentence": stuck.sentence()}
     hist = np.asarray(result.tally.finished_hist)
-    text = verdict(s)
+    text = verdict(s, causal)
     figs = _figures(s, hist, tournament, capped=int(result.tally.unfinished))
     paths: dict[str, Path] = {}
 
@@ -557,14 +611,16 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
                     df.to_csv(out / f"tournament_{attr}.csv")
                     paths[f"tournament_{attr}.csv"] = out / f"tournament_{attr}.csv"
         extra = {"command": command, "cardlab_version": cardlab_version(), "verdict": text}
+        if causal is not None:
+            extra["causal_card_power"] = causal
         if variants:
             extra["variants"] = {label: {k: v[k] for k in ("games", "unfinished_rate",
                                                            "unfinished_rate_ci", "no_winner_rate",
                                                            "length", "win_rate_by_seat", "balance")
                                          if k in v} for label, v in variants}
         write("summary.json", json.dumps(s | extra, indent=1) + "\n")
-        write("report.md", render_md(s, text, figs, command, tournament, variants))
-        write("index.html", render_html(s, text, figs, command, tournament, variants))
+        write("report.md", render_md(s, text, figs, command, tournament, variants, causal))
+        write("index.html", render_html(s, text, figs, command, tournament, variants, causal))
     except OSError as e:
         raise InputError(f"cannot write the report into {str(out_dir)!r}: {e.strerror}") from None
     return paths

@@ -41,20 +41,32 @@ def diff_independent(k1: float, n1: float, k2: float, n2: float,
     return (d, lo, hi)
 
 
-def paired_diff(x, y, z: float = Z95) -> tuple[float, float, float, float]:
-    """mean(x - y) for paired samples (the same games played two ways, common random
-    numbers), with its t interval and the two-sided p-value (scipy's one-sample t test
-    on the differences).  Returns (difference, low, high, p); identical samples give a
-    zero-width interval and p = 1."""
+def paired_diff(x, y) -> tuple[float, float, float, float]:
+    """mean(x - y) for paired samples given as arrays (the same games played two ways on
+    common random numbers): ``diff_paired`` on their differences."""
     import numpy as np
-    from scipy import stats
 
     d = np.asarray(x, dtype=np.float64) - np.asarray(y, dtype=np.float64)
-    if d.size == 0:
+    return diff_paired(float(d.sum()), float((d * d).sum()), d.size)
+
+
+def diff_paired(sum_d: float, sum_d2: float, n: float, z: float | None = None
+                ) -> tuple[float, float, float, float]:
+    """The mean of n paired differences from their sum and sum of squares, with its 95%
+    Student-t interval and the two-sided p-value of "the mean is 0" (scipy.stats.t).
+    Returns (mean, low, high, p); an interval of zero width when every difference is the
+    same (then p is 1 for a mean of 0, else 0)."""
+    from scipy import stats
+
+    if n <= 0:
         return (float("nan"), float("nan"), float("nan"), float("nan"))
-    m = float(d.mean())
-    if d.size < 2 or float(d.std()) == 0.0:
-        return (m, m, m, 1.0 if m == 0.0 else 0.0)
-    res = stats.ttest_1samp(d, 0.0)
-    lo, hi = res.confidence_interval(confidence_level=2 * stats.norm.cdf(z) - 1)
-    return (m, float(lo), float(hi), float(res.pvalue))
+    mean = sum_d / n
+    if n < 2:
+        return (mean, float("nan"), float("nan"), float("nan"))
+    var = max(sum_d2 - n * mean * mean, 0.0) / (n - 1)
+    se = math.sqrt(var / n)
+    if se == 0.0:
+        return (mean, mean, mean, 1.0 if mean == 0 else 0.0)
+    q = stats.t.ppf(0.975, n - 1) if z is None else z
+    p = float(2 * stats.t.sf(abs(mean) / se, n - 1))
+    return (mean, mean - q * se, mean + q * se, p)

@@ -151,7 +151,8 @@ def trace(game: str = typer.Argument(..., help="Game id."),
 
 
 def _report_command(game_id, n_games, players, seed, sets, strategies, out,
-                    tournament=None, tournament_games=None, pools=None, pools_games=None) -> str:
+                    tournament=None, tournament_games=None, pools=None, pools_games=None,
+                    causal_games=0) -> str:
     """The canonical command line that reproduces a report (``--jobs`` never changes a result)."""
     import shlex
 
@@ -169,6 +170,8 @@ def _report_command(game_id, n_games, players, seed, sets, strategies, out,
         args += ["--pools", pools]
     if pools_games is not None:
         args += ["--pools-games", str(pools_games)]
+    if causal_games:
+        args += ["--causal-games", str(causal_games)]
     args += ["--out", str(out)]
     return shlex.join(args)
 
@@ -252,6 +255,10 @@ def report(game: str = typer.Argument(..., help="Game id."),
            pools_games: Optional[int] = typer.Option(
                None, "--pools-games", help="Games per pool (default: --games / 20, at least "
                "2,000, at most 50,000, never more than --games)."),
+           causal_games: int = typer.Option(0, "--causal-games", help="Also measure causal card "
+                                            "power (cardlab cardpower) with this many games per "
+                                            "card type, shown beside IWD and used in the verdict "
+                                            "(0: off)."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Simulate GAME and write a report folder: index.html (self-contained), report.md,
     the figures as PNG, the raw tables as CSV and summary.json."""
@@ -274,6 +281,11 @@ def report(game: str = typer.Argument(..., help="Game id."),
         check_strategies(tournament)  # bad names fail before any game is played
         if not (1 <= tournament_games <= runner.MAX_GAMES):
             raise InputError(f"bad --tournament-games {tournament_games}: allowed 1 to {runner.MAX_GAMES:,}")
+    if not (0 <= causal_games <= runner.MAX_GAMES):
+        raise InputError(f"bad --causal-games {causal_games}: allowed 0 (off) to {runner.MAX_GAMES:,}")
+    if causal_games and setup.searches:
+        raise InputError("--causal-games plays the heuristics: the search player mcts cannot be a "
+                         "seat's strategy there")
     prepare_out_dir(out)  # a bad --out fails before the simulation, not after it
     advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
     with bar:
@@ -285,11 +297,45 @@ def report(game: str = typer.Argument(..., help="Game id."),
     variants = _variants_for_report(setup, n_games, jobs, sets, quiet)
     pool_result = _pools_for_report(setup, pool_names, pg, jobs, quiet)
     stuck = _stuck_for_report(setup, result, n_games, jobs)
+    causal = None
+    if causal_games:
+        from cardlab.analysis.causal import run_causal
+
+        advance, bar = runner.progress_bar(causal_games, enabled=None if not quiet else False)
+        with bar:
+            causal = run_causal(setup.game.id, setup.players, strategies, causal_games, seed, jobs,
+                                sets, progress=advance)
     command = _report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
-                              tournament, tournament_games, pools, pools_games)
+                              tournament, tournament_games, pools, pools_games, causal_games)
     paths = build_report(result, command, out, tournament=t, variants=variants,
-                         pools=pool_result, stuck=stuck)
+                         pools=pool_result, stuck=stuck, causal=causal)
     print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
+
+
+@app.command()
+def cardpower(game: str = typer.Argument(..., help="Game id."),
+              n_games: int = typer.Option(2000, "--games", "-n", help="Games per card type "
+                                          "(each played twice: with the card and without)."),
+              players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
+              jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
+              strategies: Optional[str] = StratOpt,
+              cards: Optional[str] = typer.Option(None, "--cards", help="Only these card codes "
+                                                  "(comma-separated; default: every card type)."),
+              as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+              quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """Causal card power: the value of starting with each card type (same seeds, with the
+    card and without it, paired), with 95% intervals and Benjamini-Hochberg across cards."""
+    from cardlab.analysis.causal import render_text, run_causal
+    from cardlab.sim import runner
+
+    setup = _setup(game, players, sets, strategies, seed)  # bad input fails before the bar
+    runner.check_counts(n_games, seed, jobs)
+    codes = [c for c in (cards or "").split(",") if c] or None
+    advance, bar = runner.progress_bar(n_games, enabled=None if not (as_json or quiet) else False)
+    with bar:
+        c = run_causal(setup.game.id, setup.players, strategies, n_games, seed, jobs, sets, codes,
+                       progress=advance)
+    print(json.dumps(c) if as_json else render_text(c))
 
 
 # Default demo size: 10^6 games per shipped game.  Skyscraper plays ~300,000 games/s on

@@ -150,3 +150,19 @@ def shuffle(st, lo, hi):
         t = st[i]
         st[i] = st[j]
         st[j] = t
+
+
+@helper("void(ST, int64, int64, int64)")
+def seed_aside(g, root_seed, game_index, salt):
+    """Seed the 4-word stream ``g`` (an array of its own, not a game's state) from the root
+    seed, the game index and ``salt``, like a seat stream: random numbers that touch
+    neither the game's chance stream nor any seat's (the card a causal run gives,
+    ``sim/give.py``)."""
+    x = _splitmix(np.uint64(root_seed) * _GOLDEN) ^ np.uint64(game_index)
+    _seed_stream(g, 0, _splitmix(_splitmix(x) ^ (np.uint64(salt) + np.uint64(1)) * _M2))
+
+
+@helper("int64(ST, int64)")
+def stream_below(g, n):
+    """A uniform integer in [0, n), n >= 1, from the 4-word stream ``g``."""
+    return np.int64(float(_next_at(g, 0) >> np.uint64(11)) * _INV53 * n)

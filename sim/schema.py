@@ -114,6 +114,9 @@ class Schema:
         self.size = 0
         self.rule_names: tuple[str, ...] = ()
         self.zones_end: int | None = None
+        self.give_start: tuple[str, ...] = ()
+        self.give_pool: tuple[str, ...] = ()
+        self.give_note = ""
         self.sealed = False
         if maxp > MAX_SEATS:
             raise SchemaError(f"{game}: {maxp} seats, at most {MAX_SEATS} (sim/rng.MAX_SEATS)")
@@ -202,6 +205,32 @@ class Schema:
         """Per-game bookkeeping of the game's own (cleared with the game)."""
         return self._add(name, size, help, "book", owner=owner)
 
+    def give(self, start: tuple[str, ...], pool: tuple[str, ...], note: str = "") -> None:
+        """Where causal card power (``sim/give.py``) gives a seat a card: the seat's
+        ``start`` zones (the cards it starts with, right after the setup) and the ``pool``
+        zones copies come from and go to (a per-seat pool zone: the other seats' blocks).
+        ``note`` says it in the rules' words (``cardlab cardpower`` prints it)."""
+        for name in (*start, *pool):
+            p = self.parts.get(name)
+            if p is None or p.section != "zones" or p.encoding == VALUES:
+                raise SchemaError(f"{self.game}: give names '{name}', which is not a zone of cards")
+        if any(not self.parts[n].owner for n in start):
+            raise SchemaError(f"{self.game}: a start zone of give must have one block per seat")
+        self.give_start, self.give_pool, self.give_note = tuple(start), tuple(pool), note
+
+    def give_table(self) -> np.ndarray:
+        """The zones of ``give``, one row each in the re-deal table's format
+        (``redeal_table``) with the role last: 1 a start zone, 2 a pool zone."""
+        enc = {PILE: 0, COUNTS: 1, SLOTS: 2, MASK: 3, TABLE: 4}
+        rows = []
+        for role, names in ((1, self.give_start), (2, self.give_pool)):
+            for name in names:
+                p = self.parts[name]
+                cp = self.parts[p.count] if p.count else None
+                rows.append([p.offset, p.size, enc[p.encoding], cp.offset if cp else -1,
+                             int(bool(cp and cp.owner)), int(p.owner), role])
+        return np.array(rows, dtype=np.int64).reshape(len(rows), 7)
+
     def _section(self) -> str:
         return "zones" if self.zones_end is None else "book"
 
@@ -261,6 +290,7 @@ class Schema:
             c["D_" + name.upper()] = i + 1
         c["ENGINE"] = self.engine_tuple()
         c["REDEAL"] = self.redeal_table()
+        c["GIVE"] = self.give_table()
         return c
 
     def redeal_table(self) -> np.ndarray:

@@ -106,6 +106,8 @@ from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import DONE
 from cardlab.strategies.block_tower import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
+from cardlab.sim import give
+from cardlab.sim.block_tower.layout import GIVE, MAXP, R_N1, R_N12, S_SIZE
 
 # how a part of the turn ends
 PENDING = 0      # a decision of the turn is pending (st[S_PHASE], st[S_ACTOR])
@@ -386,6 +388,22 @@ def setup(st):
     play_from(st, NO_ANSWER, True)
 
 
+@njit(cache=True, nogil=True)
+def give_deal(st):
+    """``setup``'s first part (``play_from`` with a new game, up to round 0's deal): causal
+    card power gives a card after it."""
+    st[S_TURN:S_ACTS] = 0
+    new_round(st, 0)
+    st[S_CUR] = st[S_START]
+
+
+@njit(cache=True, nogil=True)
+def give_begin(st):
+    """``setup``'s second part: the start seat's turn opens (its draws to a block card, the
+    reshuffle offer), up to the first decision."""
+    carry_on(st, NEW_TURN)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def step(st, act):
     """Apply the pending decision's answer ``act`` and play on to the next decision; an
@@ -443,3 +461,50 @@ def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, c
     """The shared engine on Block Tower, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step, search_decide, ID.mcts)
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    """Card power's types: 1-, 2-, 3-point blocks (ranges of ids), then each action card."""
+    if c >= ADJUST:
+        return t == 3 + c - ADJUST
+    if c < st[R_N1]:
+        return t == 0
+    if c < st[R_N12]:
+        return t == 1
+    return t == 2
+
+
+@helper("void(ST)")
+def after_give(st):
+    """The ever-held masks follow the hands: before any decision a seat has held exactly
+    its hand."""
+    for s in range(st[R_PLAYERS]):
+        st[S_EVERH + s] = st[S_HANDS + s]
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@njit(cache=True, nogil=True)
+def give_card(st, seat, t, arm, g):
+    """The arm of causal card power on a set-up state (``sim/give.py``): seat's start
+    zones hold a card of type t (IN) or none (OUT)."""
+    return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
+                     np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, no_table_cards, no_table_put,
+                     after_give, give.no_more_held)
+
+
+@njit(cache=True, nogil=True)
+def give_state(st, seed, game, seat, t, arm):
+    """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
+    ``give_card`` returned (tests, ``analysis/causal.py``)."""
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
+
+
+@njit(cache=True, nogil=True)
+def run_causal(rules, sids, params, seed, start, stop, types, out):
+    """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)

@@ -119,6 +119,9 @@ S.book("hz_val", 1, "... and exp(a_h*(h-1) + a_u*u + d_b - skill) (float64 bits)
 MAXACT = MAXB * (STYLE_ONE + 1)
 assert MAXACT >= 1 + (2 * SHARE_ONE + 1) + 2 + (MAXP - 1) * (NCMAX - 1) * (NCMAX - 2)
 S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
+S.give(start=("hands",), pool=("draw", "hands"),
+       note="the seat's hand dealt for the first round (later rounds are dealt afresh); "
+       "copies come from the draw pile and the other hands")
 S.seal(globals())
 # the per-block-value and per-seat knobs are read as R_D + points - 1, R_S + points - 1
 # and R_SKILL + seat: rule slots declared in a row

@@ -33,6 +33,8 @@ from cardlab.sim.rng import below, shuffle
 from cardlab.sim.schema import DONE
 from cardlab.strategies.crazy_eights import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
+from cardlab.sim import give
+from cardlab.sim.crazy_eights.layout import GIVE, MAXP, NCARDS, S_HANDS, S_HELD, S_SIZE
 
 # ---------------------------------------------------------------- setup
 
@@ -85,6 +87,20 @@ def setup(st):
     """A new game on the seeded generator: the deal, the starter, then seat 0's turn."""
     deal(st)
     turn_starter(st)
+    turns(st, 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_deal(st):
+    """``setup``'s first part: the deal and the starter (causal card power gives a card
+    after it)."""
+    deal(st)
+    turn_starter(st)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_begin(st):
+    """``setup``'s second part: seat 0's turn (its draws while it has no play)."""
     turns(st, 0)
 
 
@@ -236,3 +252,48 @@ def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, c
     """The shared engine on Crazy Eights, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step, search_decide, ID.mcts)
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    return c % 13 == t  # card power by rank
+
+
+@helper("void(ST)")
+def after_give(st):
+    """The card-power bits follow the hands: before any decision a seat has held exactly
+    the ranks in its hand."""
+    for s in range(st[R_PLAYERS]):
+        for r in range(13):
+            st[S_HELD + s * 13 + r] = 0
+        m = st[S_HANDS + s]
+        for c in range(NCARDS):
+            if (m >> c) & 1:
+                st[S_HELD + s * 13 + c % 13] = 1
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@njit(cache=True, nogil=True)
+def give_card(st, seat, t, arm, g):
+    """The arm of causal card power on a set-up state (``sim/give.py``): seat's start
+    zones hold a card of type t (IN) or none (OUT)."""
+    return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
+                     np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, no_table_cards, no_table_put,
+                     after_give, give.no_more_held)
+
+
+@njit(cache=True, nogil=True)
+def give_state(st, seed, game, seat, t, arm):
+    """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
+    ``give_card`` returned (tests, ``analysis/causal.py``)."""
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
+
+
+@njit(cache=True, nogil=True)
+def run_causal(rules, sids, params, seed, start, stop, types, out):
+    """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)

@@ -67,6 +67,9 @@ S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal, the random strategy),
 MEMW = 4
 S.scratch("memory", MAXP * MEMW, "each seat's strategy memory (starver): MEMW numbers from "
           "S_MEMORY + seat * MEMW, cleared by setup")
+S.give(start=("hands",), pool=("stock", "hands"),
+       note="the seat's dealt hand (with seat 0's draws before its first play); copies "
+       "come from the stock and the other hands, never the starter")
 S.seal(globals())
 # starver's memory, offsets within its seat's MEMW words: the turn of its last play + 1 (0:
 # none pending), the suit in force after that play, the next seat's hand size then, and the

@@ -34,6 +34,10 @@ from cardlab.sim.five_towers.moves import (  # legal: the model's, for Game.mode
 )
 from cardlab.strategies.five_towers import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
+from cardlab.sim import give
+from cardlab.sim.jit import helper
+from cardlab.sim.five_towers.layout import S_HELD
+from cardlab.sim.rng import stream_below
 
 # ---------------------------------------------------------------- setup
 
@@ -65,6 +69,19 @@ def setup(st):
     """A new game on the seeded generator: the shuffled deck, then the first round's
     offer; seat 0 starts the bidding."""
     shuffle_deck(st)
+    next_round(st)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_deal(st):
+    """``setup``'s first part, the shuffled deck (causal card power gives the start card
+    from it)."""
+    shuffle_deck(st)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_begin(st):
+    """``setup``'s second part: the first round's offer; seat 0 starts the bidding."""
     next_round(st)
 
 
@@ -295,3 +312,65 @@ def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, c
     """The shared engine on 5 Towers, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step, search_decide, ID.mcts)
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    """Card power's types: a value 0..15, then a kind (a card has one of each)."""
+    if t < NV:
+        return (c & 15) == t
+    return ((c >> 4) & 7) == t - NV
+
+
+@njit(cache=True, nogil=True)
+def give_card(st, seat, t, arm, g):
+    """5 Towers' seats start with no cards, so both arms give the seat one start card, at
+    the bottom of its tower of that kind, taken from the draw pile: IN a random copy of
+    type t, OUT a random card of another type (``sim/give.py``; the draw pile keeps the
+    order of the rest, so later reveals are the same cards)."""
+    want = arm == give.ARM_IN
+    n = st[S_DRAW_N]
+    m = 0
+    for i in range(n):
+        if has_type(st, st[S_DRAW + i], t) == want:
+            m += 1
+    if m == 0:
+        return give.GAVE_NONE
+    pick = stream_below(g, m)
+    j = 0
+    for i in range(n):
+        if has_type(st, st[S_DRAW + i], t) == want:
+            if pick == 0:
+                j = i
+                break
+            pick -= 1
+    c = st[S_DRAW + j]
+    for i in range(j, n - 1):
+        st[S_DRAW + i] = st[S_DRAW + i + 1]
+    st[S_DRAW_N] = n - 1
+    k = (c >> 4) & 7
+    o = seat * NK + k
+    st[S_TOW + o * MAXH] = c
+    st[S_TH + o] = 1
+    st[S_HELD + seat * NT + (c & 15)] = 1
+    st[S_HELD + seat * NT + NV + k] = 1
+    refresh(st)
+    return give.GAVE_SWAPPED
+
+
+@njit(cache=True, nogil=True)
+def give_state(st, seed, game, seat, t, arm):
+    """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
+    ``give_card`` returned (tests, ``analysis/causal.py``)."""
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
+
+
+@njit(cache=True, nogil=True)
+def run_causal(rules, sids, params, seed, start, stop, types, out):
+    """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)

@@ -101,6 +101,10 @@ S.scratch("tmp", MAXOFF, "strategies' per-kind counts")
 S.scratch("pc", 3 * MAXP, "the reference plan cached per seat: version, cards, tear-down")
 MAXACT = MAXOFF + 1  # the most legal actions: a pass and bids 1..8 (tear: 6, place: 8)
 S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
+S.give(start=("tow",), pool=("draw",),
+       note="seats start with no cards: in both arms the seat starts with one card at the "
+       "bottom of its tower of that kind, taken from the draw pile (IN: a copy of the type; "
+       "OUT: a random card of another type)")
 S.seal(globals())
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
 # row of EVW numbers, then the snapshot st[:ZONES_END] after it

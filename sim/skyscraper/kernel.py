@@ -27,6 +27,9 @@ from cardlab.sim.skyscraper.layout import (
 from cardlab.sim.skyscraper.moves import apply_action, draw, emit, is_legal, legal, restrict_bits
 from cardlab.strategies.skyscraper import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
+from cardlab.sim import give
+from cardlab.sim.jit import helper
+from cardlab.sim.skyscraper.layout import GIVE, MAXP, S_SIZE
 
 
 # ---------------------------------------------------------------- setup
@@ -68,6 +71,18 @@ def deal(st):
 def setup(st):
     """A new game on the seeded generator: the deal, then seat 0's turn begins."""
     deal(st)
+    begin_turns(st, 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_deal(st):
+    """``setup``'s first part, the deal (causal card power gives a card after it)."""
+    deal(st)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_begin(st):
+    """``setup``'s second part: seat 0's turn begins (its draw, if any)."""
     begin_turns(st, 0)
 
 
@@ -221,3 +236,44 @@ def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, c
     """The shared engine on Skyscraper, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step, search_decide, ID.mcts)
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    return c == t  # a hand counts cards by type
+
+
+@helper("void(ST)")
+def after_give(st):
+    """The card-power bits follow the hands: before any decision a seat has held exactly
+    the types in its hand."""
+    for s in range(st[R_PLAYERS]):
+        for t in range(NT):
+            st[S_HELD + s * NT + t] = 1 if st[S_HAND + s * NT + t] > 0 else 0
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@njit(cache=True, nogil=True)
+def give_card(st, seat, t, arm, g):
+    """The arm of causal card power on a set-up state (``sim/give.py``): seat's start
+    zones hold a card of type t (IN) or none (OUT)."""
+    return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
+                     np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, no_table_cards, no_table_put,
+                     after_give, give.no_more_held)
+
+
+@njit(cache=True, nogil=True)
+def give_state(st, seed, game, seat, t, arm):
+    """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
+    ``give_card`` returned (tests, ``analysis/causal.py``)."""
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
+
+
+@njit(cache=True, nogil=True)
+def run_causal(rules, sids, params, seed, start, stop, types, out):
+    """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)

@@ -66,6 +66,9 @@ S.book("mark_rng", 1 + MAXP, "the chance stream's first word, then each seat str
 MAXACT = 96
 S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal, the random strategy), 4 ints each")
 S.scratch("shortcut_off", 1, "1: never jump to the turn cap on a stuck table (a test's switch)")
+S.give(start=("hand",), pool=("draw", "hand"),
+       note="the seat's dealt hand (with seat 0's first draw); copies come from the draw pile "
+       "and the other hands")
 S.seal(globals())
 # R_SPECIAL_COUNTS: special card counts in type order J..SUPER
 R_SPECIAL_COUNTS = (R_JOKERS, R_DOGS, R_BONES, R_HAMMERS, R_BALLS, R_SHAKES, R_TRUCKS,

@@ -42,6 +42,11 @@ from cardlab.sim.smokestack.moves import (  # noqa: F401 - legal: the model's, f
 )
 from cardlab.strategies.smokestack import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
+from cardlab.sim import give
+from cardlab.sim.jit import helper
+from cardlab.sim.smokestack.layout import (GIVE, MAXCH, MAXL, MAXP, NT, S_CH, S_HELD, S_LAY, S_NCH,
+                                           S_NLAY, S_SIZE)
+from cardlab.sim.smokestack.moves import settle
 
 
 # ---------------------------------------------------------------- setup
@@ -75,6 +80,19 @@ def setup(st):
     """A new game on the seeded generator: the deal, then seat 1's turn (the seat left
     of the dealer) begins."""
     deal(st)
+    begin_turn(st, 1 if st[R_PLAYERS] > 1 else 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_deal(st):
+    """``setup``'s first part, the deal with its setup chimneys (causal card power gives a
+    card after it)."""
+    deal(st)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_begin(st):
+    """``setup``'s second part: seat 1's turn begins."""
     begin_turn(st, 1 if st[R_PLAYERS] > 1 else 0)
 
 
@@ -287,3 +305,85 @@ def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, c
     """The shared engine on Smokestack, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step, search_decide, ID.mcts)
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    return (c >> 2) == t  # card power by rank
+
+
+@helper("int64(ST, int64, int64, ST, int64)")
+def lay_cards(st, offset, seat, pool, k):
+    """Seat's layout cards (the first nlay layouts, empty slots skipped) into pool[k:]."""
+    o = S_LAY + seat * MAXL * 4
+    for i in range(st[S_NLAY + seat] * 4):
+        if st[o + i] >= 0:
+            pool[k] = st[o + i]
+            k += 1
+    return k
+
+
+@helper("void(ST, int64, int64, ST, int64, int64)")
+def lay_put(st, offset, seat, pool, k, n):
+    """pool[k:k+n] back into seat's layout slots that held cards, in order."""
+    o = S_LAY + seat * MAXL * 4
+    j = k
+    for i in range(st[S_NLAY + seat] * 4):
+        if st[o + i] >= 0:
+            st[o + i] = pool[j]
+            j += 1
+
+
+@helper("boolean(ST, int64, int64)")
+def chimney_holds(st, seat, t):
+    """Seat's setup chimneys hold a card of rank t (the seat holds it, outside its layout)."""
+    for i in range(st[S_NCH + seat] * 4):
+        if (st[S_CH + seat * MAXCH * 4 + i] >> 2) == t:
+            return True
+    return False
+
+
+@helper("void(ST)")
+def after_give(st):
+    """A layout the swap made a chimney is set aside and replaced, as at setup (seat 1
+    first); the card-power bits follow the cards each seat was dealt: its layouts and its
+    setup chimneys."""
+    P = st[R_PLAYERS]
+    for k in range(1, P + 1):
+        settle(st, k if k < P else 0, 0)
+    for s in range(P):
+        for t in range(NT):
+            st[S_HELD + s * NT + t] = 0
+        for i in range(st[S_NLAY + s] * 4):
+            c = st[S_LAY + s * MAXL * 4 + i]
+            if c >= 0:
+                st[S_HELD + s * NT + (c >> 2)] = 1
+        for i in range(st[S_NCH + s] * 4):
+            st[S_HELD + s * NT + (st[S_CH + s * MAXCH * 4 + i] >> 2)] = 1
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@njit(cache=True, nogil=True)
+def give_card(st, seat, t, arm, g):
+    """The arm of causal card power on a set-up state (``sim/give.py``): seat's start
+    zones hold a card of type t (IN) or none (OUT)."""
+    return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
+                     np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, lay_cards, lay_put,
+                     after_give, chimney_holds)
+
+
+@njit(cache=True, nogil=True)
+def give_state(st, seed, game, seat, t, arm):
+    """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
+    ``give_card`` returned (tests, ``analysis/causal.py``)."""
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
+
+
+@njit(cache=True, nogil=True)
+def run_causal(rules, sids, params, seed, start, stop, types, out):
+    """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)

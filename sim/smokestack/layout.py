@@ -93,6 +93,9 @@ S.scratch("best", MAXP, "strategies' cache: best progress per seat ...")
 S.scratch("bstamp", MAXP, "... valid while its stamp equals st[S_BVER]")
 MAXACT = MAXL * 16 + 1  # the swap: every (layout, slot, center slot) and the pass
 S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
+S.give(start=("lay",), pool=("stock", "lay"),
+       note="the seat's first layout after the setup chimneys; copies come from the stock and "
+       "the other seats' layouts (a layout the swap makes a chimney is settled as at setup)")
 S.seal(globals())
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
 # row of EVW numbers, then the snapshot st[:ZONES_END] after it

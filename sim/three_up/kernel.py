@@ -37,6 +37,8 @@ from cardlab.sim.three_up.moves import (  # noqa: F401 - legal: the model's, for
 )
 from cardlab.strategies.three_up import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
+from cardlab.sim import give
+from cardlab.sim.three_up.layout import GIVE, MAXP, R_TYPE, S_HCNT, S_HELD, S_SIZE
 
 # ---------------------------------------------------------------- setup
 
@@ -68,6 +70,19 @@ def setup(st):
     shuffle_and_deal(st)
     st[S_PHASE] = D_UP
     st[S_ACTOR] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_deal(st):
+    """The whole ``setup``: the deal and seat 0's pending up choice decide nothing from the
+    cards (``table_put`` keeps the dealt positions in step with a given hand)."""
+    setup(st)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def give_begin(st):
+    """Nothing: the up choice is already pending."""
+    return
 
 
 # ---------------------------------------------------------------- a turn
@@ -323,3 +338,44 @@ def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, c
     """The shared engine on 3UP 3DOWN, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step, search_decide, ID.mcts)
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    return st[R_TYPE + c] == t
+
+
+@helper("void(ST)")
+def after_give(st):
+    """The card-power bits follow the hands (``table_put`` rebuilt the per-type counts and
+    the dealt positions): the face-down cards are not held until they are played."""
+    for s in range(st[R_PLAYERS]):
+        for t in range(NT):
+            st[S_HELD + s * NT + t] = 1 if st[S_HCNT + s * NT + t] > 0 else 0
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@njit(cache=True, nogil=True)
+def give_card(st, seat, t, arm, g):
+    """The arm of causal card power on a set-up state (``sim/give.py``): seat's start
+    zones hold a card of type t (IN) or none (OUT)."""
+    return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
+                     np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, table_cards, table_put,
+                     after_give, give.no_more_held)
+
+
+@njit(cache=True, nogil=True)
+def give_state(st, seed, game, seat, t, arm):
+    """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
+    ``give_card`` returned (tests, ``analysis/causal.py``)."""
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
+
+
+@njit(cache=True, nogil=True)
+def run_causal(rules, sids, params, seed, start, stop, types, out):
+    """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)
