@@ -202,3 +202,21 @@ def tournament_heatmap(matrix, title: str = "Tournament: row strategy's win rate
     ax.set_title(title)
     fig.colorbar(im, ax=ax, label="win rate (%)")
     return _png(fig)
+
+
+def skill_curve(rungs: Sequence[str], rates: Sequence[float], lo: Sequence[float], hi: Sequence[float],
+                fair: float, field: str) -> bytes:
+    """The skill ladder: each rung's win rate against the field with its 95% interval,
+    weakest rung first, and the fair share as a dashed line."""
+    x = np.arange(len(rungs))
+    r = 100 * np.asarray(rates, dtype=float)
+    err = np.vstack([r - 100 * np.asarray(lo, dtype=float), 100 * np.asarray(hi, dtype=float) - r])
+    fig = _new(max(5.5, 0.9 * len(rungs) + 2.5), 4.0)
+    ax = fig.add_subplot()
+    ax.errorbar(x, r, yerr=err, fmt="o-", color="#1f5fa8", capsize=4)
+    ax.axhline(100 * fair, ls="--", color="grey", label=f"fair share {100 * fair:.1f}%")
+    ax.set_xticks(x, [s.replace("mcts:iterations=", "mcts@") for s in rungs], rotation=30, ha="right")
+    ax.set_ylabel(f"win rate against {field} (%)")
+    ax.set_title("Skill curve: each rung in one seat, the field in the others")
+    ax.legend(loc="best")
+    return _png(fig)

@@ -248,6 +248,16 @@ def _figures(summary, hist, tournament, capped: int = 0) -> list[ReportFigure]:
         figs.append(ReportFigure("tournament", "Tournament",
                            "Win rate of the row strategy against the column strategy.",
                            plots.tournament_heatmap(tournament.matrix)))
+    lad = s.get("ladder")
+    if lad:
+        c = lad["curve"]
+        figs.append(ReportFigure("skill_curve", "Skill curve",
+                           f"Each rung's win rate in one seat against {lad['field']} in the others "
+                           f"(every seat in turn, {lad['games']} games per seat), with its 95% Wilson "
+                           "interval; the dashed line is the fair share.",
+                           plots.skill_curve([x["rung"] for x in c], [x["win_rate"] for x in c],
+                                             [x["ci"][0] for x in c], [x["ci"][1] for x in c],
+                                             1.0 / lad["players"], lad["field"])))
     return figs
 
 
@@ -474,6 +484,32 @@ def stuck_rows(s) -> list[tuple]:
             for r, c in st["counts"].items()]
 
 
+LADDER_NOTE = ("The skill ladder (cardlab ladder): random play, every heuristic and the search "
+               "player at rising budgets, each in one seat against the field in the others, on the "
+               "same deals; ratings from all rungs playing each other. How much does skill pay, "
+               "and does the first player's edge survive good play?")
+RESTRICTED_NOTE = ("Restricted play (cardlab restricted; Jaffe et al. 2012): the search player "
+                   "forbidden one card type or action kind, against unrestricted search players on "
+                   "the same deals. The cost is the win rate it loses, in points (Benjamini-Hochberg "
+                   "across restrictions): what strong play cannot do without.")
+RESTRICTED_HEADERS = ("never", "cost, points [95%]", "p (BH)", "restricted win rate")
+
+
+def ladder_rows(lad: dict) -> list[tuple]:
+    return [(c["rung"], f"{_pct(c['win_rate'])} [{_pct(c['ci'][0])}, {_pct(c['ci'][1])}]",
+             f"{_pts(sp['seat0_edge'])} [{_pts(sp['ci'][0])}, {_pts(sp['ci'][1])}]")
+            for c, sp in zip(lad["curve"], lad["self_play"])]
+
+
+def restricted_rows(res: dict) -> list[tuple]:
+    return [(r["never"], f"{_pts(r['cost'])} [{_pts(r['ci'][0])}, {_pts(r['ci'][1])}]"
+             + (" (matters)" if r["matters"] else " (helps)" if r["helps"] else ""),
+             f"{r['p_adjusted']:.3f}", _pct(r["restricted_win_rate"])) for r in res["restrictions"]]
+
+
+LADDER_HEADERS = ("rung", "win rate vs field [95%]", "seat-0 edge in self-play [95%]")
+
+
 def render_html(s, verdict_text, figs, command, tournament=None, variants=None, causal=None) -> str:
     e = html.escape
     title = f"cardlab report: {s['game']}"
@@ -513,11 +549,20 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None, 
             v = getattr(tournament, "verdict", None)
             if v:
                 parts.append(f"<p>{e(str(v))}</p>")
+        elif f.name == "skill_curve":
+            parts += ["<h2>Skill ladder</h2>", f"<p>{e(LADDER_NOTE)}</p>",
+                      f"<p class=\"verdict\" id=\"ladder-verdict\">{e(s['ladder']['verdict'])}</p>"]
         elif f.name != "survival":  # a game's own figure: its title is the heading
             parts.append(f"<h2>{e(f.title)}</h2>")
         parts.append(figure_html(f))
         if f.name == "card_power":
             parts.append(_html_table(card_headers(causal), _card_rows(s, causal)))
+        if f.name == "skill_curve":
+            parts.append(_html_table(LADDER_HEADERS, ladder_rows(s["ladder"])))
+    if s.get("restricted"):
+        parts += ["<h2>Restricted play</h2>", f"<p>{e(RESTRICTED_NOTE)}</p>",
+                  f"<p class=\"verdict\" id=\"restricted-verdict\">{e(s['restricted']['verdict'])}</p>",
+                  _html_table(RESTRICTED_HEADERS, restricted_rows(s["restricted"]))]
     parts.append("<h2>Reproduce</h2>")
     parts.append(f"<pre><code>{e(command)}</code></pre>")
     parts.append(_html_table(("what", "value"), _reproduce(s, command)))
@@ -555,11 +600,18 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None, ca
                 lines += [causal_note(causal), ""]
         elif f.name == "tournament" and getattr(tournament, "verdict", None):
             lines += ["## Tournament", "", str(tournament.verdict), ""]
+        elif f.name == "skill_curve":
+            lines += ["## Skill ladder", "", LADDER_NOTE, "", s["ladder"]["verdict"], ""]
         elif f.name not in ("seats", "length", "survival", "tournament"):
             lines += [f"## {f.title}", ""]
         lines += [f"![{f.title}]({f.name}.png)", "", f"*{f.caption}*", ""]
         if f.name == "card_power":
             lines += [_fmt_table_md(card_headers(causal), _card_rows(s, causal)), ""]
+        if f.name == "skill_curve":
+            lines += [_fmt_table_md(LADDER_HEADERS, ladder_rows(s["ladder"])), ""]
+    if s.get("restricted"):
+        lines += ["## Restricted play", "", RESTRICTED_NOTE, "", s["restricted"]["verdict"], "",
+                  _fmt_table_md(RESTRICTED_HEADERS, restricted_rows(s["restricted"])), ""]
     lines += ["## Reproduce", "", "```bash", command, "```", "",
               _fmt_table_md(("what", "value"), _reproduce(s, command)), "", "Rules:", "",
               _fmt_table_md(("knob", "value"), [(k, json.dumps(v)) for k, v in s["rules"].items()]), "",
@@ -568,15 +620,17 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None, ca
 
 
 def build_report(result, command: str, out_dir, tournament=None, variants=None,
-                 pools=None, stuck=None, causal=None) -> dict[str, Path]:
+                 pools=None, stuck=None, causal=None, ladder=None, restricted=None) -> dict[str, Path]:
     """Write the report of ``result`` (a ``RunResult``) into ``out_dir``; ``command`` is the
     command line that reproduces it; ``tournament`` (optional) adds its heat map;
     ``variants`` (optional: [(\"knob=value\", summary), ...]) adds a rule-variant table;
     ``pools`` (an ``analysis.pools.Pools``) the seat verdicts across pools; ``stuck`` (an
     ``analysis.stuck.Stuck``) why the capped games stuck; ``causal`` (optional:
     ``analysis.causal.run_causal``'s object) shows the value of starting with each card
-    beside IWD and uses it in the verdict instead of IWD.  Returns {name: path} for every
-    file written."""
+    beside IWD and uses it in the verdict instead of IWD; ``ladder`` (an
+    ``analysis.ladder.Ladder``) the skill curve, ``restricted`` (an
+    ``analysis.restricted.Restricted``) the restricted-play table, with their verdicts.
+    Returns {name: path} for every file written."""
     from cardlab.analysis.summary import summarize
 
     out = prepare_out_dir(out_dir)
@@ -585,6 +639,10 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
         s["pools"] = pools.to_dict()
     if stuck is not None:
         s["stuck"] = stuck.to_dict() | {"sentence": stuck.sentence()}
+    if ladder is not None:
+        s["ladder"] = ladder.to_dict()
+    if restricted is not None:
+        s["restricted"] = restricted.to_dict()
     hist = np.asarray(result.tally.finished_hist)
     text = verdict(s, causal)
     figs = _figures(s, hist, tournament, capped=int(result.tally.unfinished))
@@ -639,7 +697,9 @@ def write_demo_index(entries: Sequence[dict[str, Any]], out_dir) -> Path:
             meta = f" <span class=\"muted\">({en['games']:,} games, {en.get('players', '?')} players)</span>"
         items.append(f"<li><h2><a href=\"{e(en['href'], quote=True)}\">{e(en['game'])}</a> "
                      f"<small>{e(en.get('title', ''))}</small></h2>{meta}"
-                     f"<p class=\"verdict\">{e(en.get('verdict', ''))}</p></li>")
+                     f"<p class=\"verdict\">{e(en.get('verdict', ''))}</p>"
+                     + (f"<p class=\"ladder\"><b>Skill:</b> {e(en['ladder'])}</p>" if en.get("ladder") else "")
+                     + "</li>")
     cmd = entries[0].get("command") if entries else None
     page = (html_head("cardlab demo: every shipped game", " ul{list-style:none;padding:0}") +
             f"<p>Each game simulated with its default rules, player count and strategies. "

@@ -235,6 +235,45 @@ def _tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, q
         return run_tournament(game_id, names, players, n_games, seed, jobs, sets, progress=advance)
 
 
+# cardlab report --ladder: a small skill ladder and restricted play beside the report
+LADDER_BUDGETS = "16,64"
+LADDER_GAMES = 100
+RESTRICTED_ITERATIONS = 32
+# cardlab demo: a smaller ladder per game (budgets 16 and 64, this many games per rung and seat)
+DEMO_LADDER_GAMES = 30
+
+
+def _ladder_args(budgets, games, restricted) -> str:
+    """The report options that reproduce its ladder (``--out`` stays last)."""
+    import shlex
+
+    return shlex.join(["--ladder", "--ladder-budgets", ",".join(map(str, budgets)), "--ladder-games", str(games)]
+                      + ([] if restricted else ["--no-restricted"]))
+
+
+def _ladder_for_report(setup, budgets, games, seed, jobs, sets, quiet, restricted=True):
+    """The skill ladder (and restricted play) of a report, with progress bars: the
+    ladder's self-play at ``games`` games, its tournament at a quarter; restricted play
+    at ``games`` per seat and restriction, at RESTRICTED_ITERATIONS."""
+    from cardlab.analysis import ladder, restricted as rp
+    from cardlab.sim import runner
+
+    g, P = setup.game, setup.players
+    vg = max(1, games // 4)
+    advance, bar = runner.progress_bar(ladder.total_games(len(ladder.rungs_for(g, budgets)), P, games, games, vg),
+                                       enabled=None if not quiet else False)
+    with bar:
+        lad = ladder.run_ladder(g.id, budgets, g.default_strategy, P, games, games, vg, seed, jobs, sets,
+                                progress=advance)
+    if not restricted:
+        return lad, None
+    items = rp.parse_never(None, g, setup.rules)
+    advance, bar = runner.progress_bar(rp.total_games(len(items), P, games), enabled=None if not quiet else False)
+    with bar:
+        res = rp.run_restricted(g.id, items, P, games, RESTRICTED_ITERATIONS, seed, jobs, sets, progress=advance)
+    return lad, res
+
+
 @app.command()
 def report(game: str = typer.Argument(..., help="Game id."),
            n_games: int = GamesOpt, players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
@@ -259,9 +298,22 @@ def report(game: str = typer.Argument(..., help="Game id."),
                                             "power (cardlab cardpower) with this many games per "
                                             "card type, shown beside IWD and used in the verdict "
                                             "(0: off)."),
+           with_ladder: bool = typer.Option(False, "--ladder", help="Add the skill curve (cardlab ladder) "
+                                            "and the restricted-play table (cardlab restricted), "
+                                            "with their verdicts."),
+           ladder_budgets: str = typer.Option(LADDER_BUDGETS, "--ladder-budgets", help="With --ladder: "
+                                              "mcts iterations per rung."),
+           ladder_games: int = typer.Option(LADDER_GAMES, "--ladder-games", help="With --ladder: games "
+                                            "per rung and seat against the field (self-play the same; "
+                                            "the rungs' tournament a quarter), and per seat and "
+                                            "restriction in restricted play."),
+           with_restricted: bool = typer.Option(True, "--restricted/--no-restricted", help="With --ladder: "
+                                                "also the restricted-play table."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Simulate GAME and write a report folder: index.html (self-contained), report.md,
     the figures as PNG, the raw tables as CSV and summary.json."""
+    import shlex
+
     from cardlab.analysis.pools import parse_pools
     from cardlab.analysis.report import build_report, prepare_out_dir
     from cardlab.sim import runner
@@ -286,10 +338,19 @@ def report(game: str = typer.Argument(..., help="Game id."),
     if causal_games and setup.searches:
         raise InputError("--causal-games plays the heuristics: the search player mcts cannot be a "
                          "seat's strategy there")
+    budgets = None
+    if with_ladder:
+        from cardlab.analysis.ladder import parse_budgets
+
+        budgets = parse_budgets(ladder_budgets)
+        runner.check_counts(ladder_games, seed, jobs)
     prepare_out_dir(out)  # a bad --out fails before the simulation, not after it
     advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
     with bar:
         result = runner.run(setup, n_games, jobs, progress=advance)
+    lad = res_r = None
+    if with_ladder:
+        lad, res_r = _ladder_for_report(setup, budgets, ladder_games, seed, jobs, sets, quiet, with_restricted)
     t = None
     if tournament:
         t = _tournament_for_report(setup.game.id, tournament, setup.players, tournament_games,
@@ -307,8 +368,11 @@ def report(game: str = typer.Argument(..., help="Game id."),
                                 sets, progress=advance)
     command = _report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
                               tournament, tournament_games, pools, pools_games, causal_games)
+    if with_ladder:  # before --out, which the command line names last
+        head, _, tail = command.rpartition(" --out ")
+        command = f"{head} {_ladder_args(budgets, ladder_games, with_restricted)} --out {tail}"
     paths = build_report(result, command, out, tournament=t, variants=variants,
-                         pools=pool_result, stuck=stuck, causal=causal)
+                         pools=pool_result, stuck=stuck, causal=causal, ladder=lad, restricted=res_r)
     print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
 
 
@@ -349,9 +413,12 @@ DEMO_TOURNAMENT_GAMES = 2_000  # per seat order: 5 strategies -> 40,000 games fo
 def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games per shipped game."),
          jobs: Optional[int] = JobsOpt,
          out: str = typer.Option("reports/demo", "--out", "-o", help="Demo folder."),
+         ladder_games: int = typer.Option(DEMO_LADDER_GAMES, "--ladder-games", help="Games per rung and "
+                                          "seat of each game's small skill ladder (mcts at 16 and 64 "
+                                          "iterations); 0: no ladder."),
          quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Simulate every shipped game with its defaults and write OUT/index.html linking one
-    report per game (OUT/GAME/index.html)."""
+    report per game (OUT/GAME/index.html), each with a small skill ladder."""
     from pathlib import Path
 
     from cardlab.analysis.report import build_report, prepare_out_dir, write_demo_index
@@ -359,6 +426,9 @@ def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games pe
     from cardlab.sim.registry import game_ids
 
     runner.check_counts(n_games, 1, jobs)
+    if ladder_games:
+        runner.check_counts(ladder_games, 1, jobs)
+    budgets = [16, 64]
     root = prepare_out_dir(out)
     entries = []
     for gid in game_ids():
@@ -377,15 +447,21 @@ def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games pe
         pool_result = _pools_for_report(setup, default_pools(setup.game), pools_games_for(n_games),
                                         jobs, quiet)
         stuck = _stuck_for_report(setup, result, n_games, jobs)
+        lad = None
         command = _report_command(gid, n_games, None, 1, None, None, sub, names,
                                   DEMO_TOURNAMENT_GAMES)
+        if ladder_games:
+            lad, _ = _ladder_for_report(setup, budgets, ladder_games, 1, jobs, None, quiet, restricted=False)
+            head, _, tail = command.rpartition(" --out ")
+            command = f"{head} {_ladder_args(budgets, ladder_games, False)} --out {tail}"
         build_report(result, command, sub, tournament=t, variants=variants, pools=pool_result,
-                     stuck=stuck)
+                     stuck=stuck, ladder=lad)
         summary = json.loads((sub / "summary.json").read_text())
         entries.append({"game": gid, "title": setup.game.title, "href": f"{gid}/index.html",
                         "verdict": summary["verdict"], "games": n_games, "players": setup.players,
+                        "ladder": lad.verdict if lad is not None else None,
                         "command": " ".join(["cardlab", "demo", "--games", str(n_games), "--out", str(out)])})
-        print(f"{gid}: {summary['verdict']}\n")
+        print(f"{gid}: {summary['verdict']}" + (f"\n  skill: {lad.verdict}" if lad is not None else "") + "\n")
     index = write_demo_index(entries, root)
     print(f"wrote {index}", file=sys.stderr)
 

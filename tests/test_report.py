@@ -233,14 +233,35 @@ def test_cli_report_and_bad_out(tmp_path):
 
 def test_cli_demo_writes_index(tmp_path):
     out = tmp_path / "demo"
-    p = cardlab("demo", "--games", "2000", "--out", str(out), "--quiet")
+    p = cardlab("demo", "--games", "2000", "--ladder-games", "2", "--out", str(out), "--quiet")
     assert p.returncode == 0, p.stderr
     page = (out / "index.html").read_text()
     from cardlab.sim.registry import game_ids
 
     for gid in game_ids():
         assert f'href="{gid}/index.html"' in page
-        assert len(IMG_RE.findall((out / gid / "index.html").read_text())) >= 4
+        sub = (out / gid / "index.html").read_text()
+        assert len(IMG_RE.findall(sub)) >= 5 and 'id="ladder-verdict"' in sub  # the small ladder too
+        lad = json.loads((out / gid / "summary.json").read_text())["ladder"]
+        assert lad["rungs"][-2:] == ["mcts:iterations=16", "mcts:iterations=64"] and lad["games"] == 2
+    assert page.count('class="ladder"') == len(game_ids())
+
+
+def test_report_with_the_skill_ladder_and_restricted_play(tmp_path):
+    out = tmp_path / "r"
+    p = cardlab("report", "crazy_eights", "-n", "300", "--pools", "none", "--ladder", "--ladder-budgets", "4,8",
+                "--ladder-games", "6", "--out", str(out), "--quiet")
+    assert p.returncode == 0, p.stderr
+    s = json.loads((out / "summary.json").read_text())
+    assert [c["rung"] for c in s["ladder"]["curve"]][-2:] == ["mcts:iterations=4", "mcts:iterations=8"]
+    names = {r["never"] for r in s["restricted"]["restrictions"]}
+    assert {"8", "draw"} <= names and s["restricted"]["games"] == 6
+    page = (out / "index.html").read_text()
+    assert 'id="ladder-verdict"' in page and 'id="restricted-verdict"' in page and 'alt="Skill curve"' in page
+    assert (out / "skill_curve.png").exists()
+    assert "--ladder --ladder-budgets 4,8 --ladder-games 6 --out" in s["command"]
+    p = cardlab("report", "crazy_eights", "-n", "300", "--ladder", "--ladder-budgets", "8,4", "--out", str(out))
+    assert p.returncode == 2 and "bad --budgets" in p.stderr
 
 
 def test_demo_index_escapes(tmp_path):
