@@ -18,6 +18,12 @@ seat repeats ``iterations`` times:
 5. **back up** every node on the path with the win share (1/k for each of k winners) of
    the seat that chose its action.
 
+A **wide** decision (more than ``widen`` legal actions: Block Tower's placements, up to
+30,030) would never try an action twice at these budgets, so its node grows by
+progressive widening instead: a new child only while the node has at most sqrt(visits)
+children, the first one the rollout heuristic's own answer, the others uniformly random
+untried actions; otherwise UCB among the children legal in this world.
+
 **Restricted play** (Jaffe et al. 2012): with ``never`` set (a bit mask of card types,
 bits 0..31, and of the game's named action kinds, bits 32 and up: see the game's
 ``restrict_bits``), the seat never takes an action whose bits meet the mask, wherever it
@@ -47,7 +53,7 @@ from cardlab.sim.redeal import determinize
 from cardlab.sim.rng import MAX_SEATS, seat_below
 from cardlab.sim.schema import DONE
 
-P_ITERATIONS, P_C, P_ROLLOUT, P_NEVER = 0, 1, 2, 3   # the mcts strategy's parameter slots
+P_ITERATIONS, P_C, P_ROLLOUT, P_NEVER, P_WIDEN = 0, 1, 2, 3, 4   # the mcts strategy's parameter slots
 RANDOM_ROLLOUT = -1                      # rollout=random: uniform legal actions
 
 
@@ -106,6 +112,28 @@ def keep_allowed(world, n, never, restrict_bits, E):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def widen_pick(st, me, world, n, node, who, rollout, rpar, never, saved, keys, act, parent_of,
+               choose, restrict_bits, E):
+    """The action a wide node (more than ``widen`` legal actions) grows by: the rollout
+    heuristic's answer if it is not a child yet (and the restriction allows it), else a
+    uniformly random untried legal action (32 tries).  Returns the action and its hash
+    slot, or a slot of -1 when none was found."""
+    if rollout != RANDOM_ROLLOUT:
+        saved[:] = world  # the heuristic may write its scratch: the world must not keep it
+        a = choose(rollout, world, who, seat_params(rpar, rollout))
+        world[:] = saved
+        ch = find_child(keys, act, parent_of, node, a[0], a[1], a[2], a[3])
+        if ch < 0 and (who != me or never == 0 or restrict_bits(world, a[0], a[1], a[2], a[3]) & never == 0):
+            return a[0], a[1], a[2], a[3], -ch - 1
+    for _ in range(32):
+        o = E.acts + 4 * seat_below(st, me, n)
+        ch = find_child(keys, act, parent_of, node, world[o], world[o + 1], world[o + 2], world[o + 3])
+        if ch < 0:
+            return world[o], world[o + 1], world[o + 2], world[o + 3], -ch - 1
+    return np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(-1)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put, restrict_bits):
     """Seat ``me``'s action in ``st`` by ISMCTS with the parameters ``p`` (iterations, c,
     rollout, never); ``rpar`` holds every strategy's default parameters (a heuristic
@@ -116,8 +144,9 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
     c_explore = p[P_C]
     rollout = np.int64(p[P_ROLLOUT])
     never = np.int64(p[P_NEVER])
+    widen = np.int64(p[P_WIDEN])
     world = np.empty(E.size, dtype=np.int64)
-    saved = np.empty(E.size if never != 0 else 0, dtype=np.int64)
+    saved = np.empty(E.size, dtype=np.int64)
     pool = np.empty(E.size, dtype=np.int64)
     counts = np.empty(tab.shape[0] * MAX_SEATS + 1, dtype=np.int64)
     # one legal action: nothing to search
@@ -136,6 +165,7 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
     visits = np.zeros(N, dtype=np.float64)
     avail = np.zeros(N, dtype=np.float64)
     reward = np.zeros(N, dtype=np.float64)
+    kids = np.zeros(N, dtype=np.int64)  # children per node (progressive widening)
     H = 1
     while H < 4 * N:
         H *= 2
@@ -156,7 +186,23 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
             best_score = -1.0
             untried = 0
             pick_k, pick_a, pick_b, pick_c, pick_slot = 0, 0, 0, 0, 0
-            for i in range(n):
+            if n > widen:  # a wide decision: progressive widening (see widen_pick)
+                for i in range(n):
+                    o = E.acts + 4 * i
+                    ch = find_child(keys, act, parent_of, node, world[o], world[o + 1], world[o + 2], world[o + 3])
+                    if ch >= 0:
+                        avail[ch] += 1.0
+                        score = reward[ch] / visits[ch] + c_explore * np.sqrt(np.log(avail[ch]) / visits[ch])
+                        if score > best_score:
+                            best_score = score
+                            best = ch
+                if best < 0 or kids[node] * kids[node] <= visits[node]:
+                    pick_k, pick_a, pick_b, pick_c, pick_slot = widen_pick(
+                        st, me, world, n, node, who, rollout, rpar, never, saved, keys, act, parent_of,
+                        choose, restrict_bits, E)
+                    if pick_slot >= 0:
+                        untried = 1
+            for i in range(n if n <= widen else 0):
                 o = E.acts + 4 * i
                 ch = find_child(keys, act, parent_of, node, world[o], world[o + 1], world[o + 2], world[o + 3])
                 if ch < 0:  # untried here: keep one of them uniformly (reservoir)
@@ -178,6 +224,7 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
                     act[ch, 0], act[ch, 1], act[ch, 2], act[ch, 3] = pick_k, pick_a, pick_b, pick_c
                     parent_of[ch] = node
                     player[ch] = who
+                    kids[node] += 1
                     keys[pick_slot] = ch
                     avail[ch] = 1.0
                     depth += 1

@@ -204,7 +204,8 @@ def search_player(heuristics: tuple[Strategy, ...]) -> Strategy:
                     "tree of every seat's decisions legal in that world by UCB with availability counts "
                     "(exploration c), expands one untried action, plays the world out with the rollout "
                     "policy (uniformly random legal actions, or a heuristic of the game for every seat), "
-                    "and backs up each seat's win share; then plays the most visited action. Its random "
+                    "and backs up each seat's win share; then plays the most visited action (a decision with "
+                    "more than widen legal actions grows by progressive widening, the rollout's answer first). Its random "
                     "numbers come from its seat's own stream. With never=..., it never takes, itself, an "
                     "action that commits the named card types or action kinds (restricted play).", (
                         Param("iterations", 200, 1, 20000, "worlds searched per decision", True),
@@ -217,6 +218,9 @@ def search_player(heuristics: tuple[Strategy, ...]) -> Strategy:
                         Param("never", 0, 0, 2.0 ** 53, "restricted play: never take an action that commits one of "
                               "these card types or action kinds (NAME+NAME; when every legal action does, any "
                               "may be taken)", True, flags=True),
+                        Param("widen", 128, 1, 10 ** 9, "decisions with more legal actions than this grow by "
+                              "progressive widening: at most sqrt(visits) children, the rollout heuristic's "
+                              "answer first", True),
                     ), search=True)
 
 
