@@ -29,6 +29,26 @@ SetOpt = typer.Option(None, "--set", help="Override a rule knob: KEY=VALUE (repe
 StratOpt = typer.Option(None, "--strategies", help="One strategy per seat, comma-separated "
                         "(a shorter list repeats); parameters as NAME:key=value:key=value.")
 JobsOpt = typer.Option(None, "--jobs", "-j", help="Parallel workers (default: all cores).")
+NoHistOpt = typer.Option(False, "--no-history", help="Do not record this run in the run history "
+                         "(`cardlab history`).")
+
+
+def _rules_of(game_id: str, players, sets) -> dict:
+    """Every knob's value of a run given as --set lines (for its history record)."""
+    try:
+        s = _setup(game_id, players, sets, None, 1)
+    except InputError:  # a sweep varying players beyond the default's range: the summary says
+        return None
+    return s.game.rules_json(s.rules)
+
+
+def _record(command: str, payload: dict, no_history: bool, **known) -> None:
+    """Record a finished run (after its result is printed: the record never holds it up)."""
+    if no_history:
+        return
+    from cardlab.analysis.history import record_run
+
+    record_run(command, payload, **known)
 
 
 def _setup(game_id, players, sets, strategies, seed):
@@ -103,7 +123,8 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
                                                      "(with --backend dask; default: a LocalCluster)."),
              out: Optional[str] = typer.Option(None, "--out", "-o", help="Run folder: every finished "
                                                "chunk is saved there (for --resume) with summary.json."),
-             resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out.")):
+             resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out."),
+             no_history: bool = NoHistOpt):
     """Play many games of GAME and summarize win rates, seat advantage, length and card power."""
     from cardlab.analysis.summary import render_text, summarize
     from cardlab.sim import runner
@@ -125,6 +146,7 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
         print(json.dumps(summary))
     else:
         print(render_text(summary))
+    _record("simulate", summary, no_history)
 
 
 @app.command()
@@ -259,7 +281,8 @@ def report(game: str = typer.Argument(..., help="Game id."),
                                             "power (cardlab cardpower) with this many games per "
                                             "card type, shown beside IWD and used in the verdict "
                                             "(0: off)."),
-           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+           no_history: bool = NoHistOpt):
     """Simulate GAME and write a report folder: index.html (self-contained), report.md,
     the figures as PNG, the raw tables as CSV and summary.json."""
     from cardlab.analysis.pools import parse_pools
@@ -310,6 +333,9 @@ def report(game: str = typer.Argument(..., help="Game id."),
     paths = build_report(result, command, out, tournament=t, variants=variants,
                          pools=pool_result, stuck=stuck, causal=causal)
     print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
+    from pathlib import Path
+
+    _record("report", json.loads((Path(out) / "summary.json").read_text()), no_history)
 
 
 @app.command()
@@ -322,7 +348,8 @@ def cardpower(game: str = typer.Argument(..., help="Game id."),
               cards: Optional[str] = typer.Option(None, "--cards", help="Only these card codes "
                                                   "(comma-separated; default: every card type)."),
               as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-              quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+              quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+              no_history: bool = NoHistOpt):
     """Causal card power: the value of starting with each card type (same seeds, with the
     card and without it, paired), with 95% intervals and Benjamini-Hochberg across cards."""
     from cardlab.analysis.causal import render_text, run_causal
@@ -336,6 +363,7 @@ def cardpower(game: str = typer.Argument(..., help="Game id."),
         c = run_causal(setup.game.id, setup.players, strategies, n_games, seed, jobs, sets, codes,
                        progress=advance)
     print(json.dumps(c) if as_json else render_text(c))
+    _record("cardpower", c, no_history, **setup.identity())
 
 
 # Default demo size: 10^6 games per shipped game.  Skyscraper plays ~300,000 games/s on
@@ -399,7 +427,8 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
                players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
                jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
                as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+               no_history: bool = NoHistOpt):
     """Play every pairing of the strategies in every seat order: win-rate matrix,
     Bradley-Terry ratings with intervals, and whether one strategy dominates."""
     from cardlab.analysis.tournament import check_strategies, plan, render_text, run_tournament
@@ -417,6 +446,7 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
         print(json.dumps(t.to_dict()))
     else:
         print(render_text(t))
+    _record("tournament", t.to_dict(), no_history, strategies=names)
 
 
 @app.command()
@@ -432,7 +462,8 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
            players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
            jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
            as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+           no_history: bool = NoHistOpt):
     """The skill curve: random, every heuristic and mcts at rising budgets, each against a
     field rotated through every seat on the same deals; Bradley-Terry ratings, skill
     headroom, whether the curve still rises, the luck share, the seat edge by skill."""
@@ -454,6 +485,7 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
     with bar:
         lad = run_ladder(game, b, field, players, n_games, sg, vg, seed, jobs, sets, progress=advance)
     print(json.dumps(lad.to_dict()) if as_json else render_text(lad))
+    _record("ladder", lad.to_dict(), no_history, rules=_rules_of(game, p, sets), strategies=[field])
 
 
 @app.command()
@@ -467,7 +499,8 @@ def restricted(game: str = typer.Argument(..., help="Game id."),
                players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
                jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
                as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+               no_history: bool = NoHistOpt):
     """Restricted play: what never playing a card type (or never taking an action kind)
     costs the search player, against unrestricted search players on the same deals."""
     from cardlab.analysis.restricted import parse_never, render_text, run_restricted, total_games
@@ -481,6 +514,8 @@ def restricted(game: str = typer.Argument(..., help="Game id."),
     with bar:
         res = run_restricted(game, items, players, n_games, iterations, seed, jobs, sets, progress=advance)
     print(json.dumps(res.to_dict()) if as_json else render_text(res))
+    _record("restricted", res.to_dict(), no_history, rules=setup.game.rules_json(setup.rules),
+            strategies=[res.player])
 
 
 @app.command()
@@ -502,7 +537,8 @@ def sweep(game: str = typer.Argument(..., help="Game id."),
                                          "adjustment across the grid: holm or bh."),
           make_report: bool = typer.Option(False, "--report", help="Also write index.html / report.md "
                                            "with plots."),
-          quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+          quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+          no_history: bool = NoHistOpt):
     """Play every combination of --vary values on the same seeds and compare each variant
     with the baseline: paired differences with intervals, adjusted p-values, verdicts."""
     import math
@@ -560,6 +596,12 @@ def sweep(game: str = typer.Argument(..., help="Game id."),
         print(f"- {v}")
     print(f"\nwrote {', '.join(sorted(res.files))}{' and index.html' if make_report else ''} to {out}"
           + (f" ({res.reused} variant(s) reused from an earlier run)" if res.reused else ""))
+    _record("sweep", {"game": game, "seed": seed, "games": n_games, "vary": vary, "baseline": res.baseline,
+                      "verdicts": list(res.verdicts), "verdict": " ".join(str(v) for v in res.verdicts),
+                      "results": json.loads(res.results.to_json(orient="records")),
+                      "comparison": json.loads(res.comparison.to_json(orient="records"))},
+            no_history, players=players, rules=_rules_of(game, players, sets),
+            strategies=strategies.split(",") if strategies else None)
 
 
 @app.command()
@@ -578,7 +620,8 @@ def optimize(game: str = typer.Argument(..., help="Game id."),
              out: Optional[str] = typer.Option(None, "--out", "-o", help="Write the report section here "
                                                "(index.html, report.md, optimize.json, evaluations.csv)."),
              as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-             quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines.")):
+             quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
+             no_history: bool = NoHistOpt):
     """Search a strategy's parameters (differential evolution, common random numbers) for the
     highest win rate against a field; re-check the winner on fresh seeds."""
     import shlex
@@ -612,6 +655,8 @@ def optimize(game: str = typer.Argument(..., help="Game id."),
         print(render_text(r))
         if out:
             print(f"\nwrote {out}/index.html")
+    _record("optimize", r.to_json(), no_history, rules=_rules_of(game, r.players, sets),
+            strategies=[strategy, *against.split(",")])
 
 
 @app.command()
@@ -664,6 +709,100 @@ def new_game(name: str = typer.Argument(..., help="The new game's id: a lowercas
 
     for line in write_game(name, root, golden, say=lambda m: print(m, file=sys.stderr)):
         print(line)
+
+
+def _history_table(df) -> str:
+    """The runs as a terminal table: one line per run, the headline figures in points."""
+    import json as _json
+
+    def pts(x):
+        return "" if x is None or x != x else f"{100 * x:+.1f}"
+
+    def pct(x):
+        return "" if x is None or x != x else f"{100 * x:.2f}%"
+
+    rows = []
+    for r in df.itertuples():
+        strats = _json.loads(r.strategies) if isinstance(r.strategies, str) else []
+        rows.append([str(r.id), str(r.recorded_at)[:19], r.command, r.game or "",
+                     "" if r.players is None or r.players != r.players else str(int(r.players)),
+                     "" if r.games is None or r.games != r.games else f"{int(r.games):,}",
+                     "" if r.seed is None or r.seed != r.seed else str(int(r.seed)),
+                     ",".join(dict.fromkeys(strats)) if strats else "",
+                     pts(r.seat0_edge), pct(r.unfinished_rate),
+                     "" if r.mean_length is None or r.mean_length != r.mean_length else f"{r.mean_length:.2f}",
+                     r.code_hash[:8]])
+    head = ["id", "time (UTC)", "command", "game", "P", "games", "seed", "strategies",
+            "seat0 edge", "unfinished", "mean length", "code"]
+    w = [max(len(h), *(len(x[i]) for x in rows)) for i, h in enumerate(head)]
+    return "\n".join("  ".join(c.ljust(w[i]) for i, c in enumerate(line)).rstrip()
+                     for line in [head, *rows])
+
+
+@app.command(context_settings={"allow_interspersed_args": True})
+def history(args: Optional[List[str]] = typer.Argument(
+                None, help="[GAME] to list runs; show ID; compare ID ID; export FILE.parquet"),
+            limit: int = typer.Option(20, "--limit", help="Most recent runs listed (0: all)."),
+            as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
+    """The run history: every simulate, report, sweep, tournament, ladder, optimize,
+    restricted and cardpower run (unless --no-history). `cardlab history [GAME]` lists runs;
+    `history show ID`; `history compare ID ID` (differences with 95% intervals, paired or
+    not); `history export runs.parquet`. The database: $CARDLAB_HOME/history.duckdb, else
+    ~/.local/share/cardlab/history.duckdb."""
+    from cardlab.analysis import history as H
+
+    args = list(args or [])
+    verb = args[0] if args else None
+
+    def run_id(x: str) -> int:
+        try:
+            return int(x)
+        except ValueError:
+            raise InputError(f"bad run id {x!r}: allowed a number from `cardlab history`") from None
+
+    if verb == "show":
+        if len(args) != 2:
+            raise InputError("usage: cardlab history show ID")
+        row = H.get(run_id(args[1]))
+        if as_json:
+            print(json.dumps(row, default=str))
+            return
+        for k, v in row.items():
+            if k != "summary":
+                print(f"{k:22s} {v if not isinstance(v, (dict, list)) else json.dumps(v)}")
+        print("summary:")
+        print(json.dumps(row["summary"], indent=1))
+        return
+    if verb == "compare":
+        if len(args) != 3:
+            raise InputError("usage: cardlab history compare ID ID")
+        from cardlab.analysis.history_compare import compare, render_text
+
+        c = compare(H.get(run_id(args[1])), H.get(run_id(args[2])))
+        print(json.dumps(c, default=str) if as_json else render_text(c))
+        return
+    if verb == "export":
+        if len(args) not in (2, 3):
+            raise InputError("usage: cardlab history export FILE.parquet [GAME]")
+        n = H.export(args[1], args[2] if len(args) == 3 else None)
+        print(f"wrote {n} run(s) to {args[1]}", file=sys.stderr)
+        return
+    if len(args) > 1:
+        raise InputError(f"bad history arguments {' '.join(args)!r}: allowed [GAME], show ID, "
+                         f"compare ID ID, export FILE.parquet")
+    if verb is not None:
+        from cardlab.sim.registry import get_game
+
+        verb = get_game(verb).id  # an unknown game fails in one line
+    df = H.runs(verb)
+    if limit:
+        df = df.tail(limit)
+    if as_json:
+        print(df.to_json(orient="records", date_format="iso"))
+    elif df.empty:
+        print(f"no runs recorded{' for ' + verb if verb else ''} in {H.db_path()}")
+    else:
+        print(_history_table(df))
 
 
 def main() -> None:
