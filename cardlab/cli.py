@@ -711,6 +711,71 @@ def new_game(name: str = typer.Argument(..., help="The new game's id: a lowercas
         print(line)
 
 
+@app.command()
+def play(game: str = typer.Argument(..., help="Game id."),
+         seat: int = typer.Option(0, "--seat", help="Your seat (0 plays first)."),
+         players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
+         index: int = typer.Option(0, "--index", help="Which game of the seed's sequence "
+                                   "(the same deal as `cardlab trace --index`)."),
+         sets: Optional[List[str]] = SetOpt,
+         strategies: Optional[str] = typer.Option(None, "--strategies", help="The bots, one per "
+                                                  "other seat in seat order (a shorter list repeats); "
+                                                  "parameters as NAME:key=value."),
+         helper: Optional[str] = typer.Option(None, "--helper", help="The strategy that answers "
+                                              "for you when you type a (default: the first bot)."),
+         save: Optional[str] = typer.Option(None, "--save", help="Write the finished game here as "
+                                            "a trace (JSON Lines, as `cardlab trace` writes).")):
+    """Play GAME against the bots in the terminal: you see only your seat's view, choose
+    your moves by number from the legal actions, and watch the bots' moves (their hidden
+    cards as ?). q or the end of input quits."""
+    from cardlab.play import HUMAN, Quit, summary_line, trace_lines
+    from cardlab.play import play as run_play
+    from cardlab.sim import runner
+    from cardlab.sim.registry import get_game
+
+    g = get_game(game)
+    p = g.default_players if players is None else players
+    if not (0 <= seat < p):
+        raise InputError(f"bad --seat {seat}: allowed 0 to {p - 1} ({p} players)")
+    if not (0 <= index < runner.MAX_GAMES):
+        raise InputError(f"bad --index {index}: allowed 0 to {runner.MAX_GAMES - 1:,}")
+    bots = [x for x in (strategies or g.default_strategy).split(",") if x]
+    # the seats' strategies: the bots in order around the table; the human's seat holds the
+    # helper, asked only when the human types a
+    per_seat = [bots[(s - (s > seat)) % len(bots)] if s != seat else (helper or bots[0])
+                for s in range(p)]
+    setup = _setup(game, p, sets, ",".join(per_seat), seed)
+    if save:
+        try:
+            open(save, "a").close()
+        except OSError as e:
+            raise InputError(f"cannot write --save {save!r}: {e.strerror}") from None
+
+    def read(prompt):
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            sys.stdout.write("\n")
+            raise EOFError
+        if not sys.stdin.isatty():  # a script's answer, echoed so the transcript reads right
+            sys.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line
+
+    try:
+        table = run_play(setup, seat, index, read, print)
+    except Quit as e:
+        print(f"cardlab play: {e}; the game was not finished (nothing saved)")
+        return
+    print(summary_line(table, seat))
+    if save:
+        labels = [HUMAN if s == seat else x.label for s, x in enumerate(setup.seats)]
+        lines = table.trace(labels)
+        with open(save, "w") as fh:
+            fh.writelines(trace_lines(lines))
+        print(f"saved {len(lines) - 2} events to {save}")
+
+
 def _history_table(df) -> str:
     """The runs as a terminal table: one line per run, the headline figures in points."""
     import json as _json
