@@ -45,7 +45,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("rules", "VARCHAR"),                  # JSON object: every knob's value
     ("strategies", "VARCHAR"),             # JSON list: one label per seat (or the field)
     ("seed", "BIGINT"),
-    ("games", "BIGINT"),                   # games played (a tournament's or a sweep's total)
+    ("games", "BIGINT"),                   # the run's --games (per variant, seat order, candidate, ...)
     ("cardlab_version", "VARCHAR"),
     ("code_hash", "VARCHAR"),              # sim/cache.py source_hash: the kernel and strategy sources
     ("elapsed_s", "DOUBLE"),
@@ -120,8 +120,8 @@ def make_record(command: str, payload: dict[str, Any], argv: list[str] | None = 
     argv = sys.argv[1:] if argv is None else argv
     pick = {k: known.get(k, payload.get(k)) for k in ("game", "players", "seed", "games", "rules",
                                                       "strategies")}
-    if pick["games"] is None:
-        pick["games"] = payload.get("total_games")
+    if pick["games"] is None:  # a tournament counts its --games per seat order
+        pick["games"] = payload.get("games_per_order", payload.get("total_games"))
     rec = {"record_id": uuid.uuid4().hex,
            "recorded_at": datetime.now(timezone.utc).replace(tzinfo=None).isoformat(timespec="microseconds"),
            "command": command, "command_line": shlex.join(["cardlab", *argv]),
@@ -336,3 +336,28 @@ def export(path: str, game: str | None = None) -> int:
     except OSError as e:
         raise InputError(f"cannot write {path!r}: {e.strerror}") from None
     return len(df)
+
+
+def render_table(df) -> str:
+    """The runs as a terminal table, one line per run: the headline figures in points and
+    per cent, blank where a run's command does not give them."""
+    import pandas as pd
+
+    def cell(x, fmt=str):
+        return "" if x is None or pd.isna(x) else fmt(x)
+
+    rows = []
+    for r in df.itertuples():
+        strats = json.loads(r.strategies) if isinstance(r.strategies, str) else []
+        rows.append([str(r.id), str(r.recorded_at)[:19], r.command, cell(r.game),
+                     cell(r.players, lambda x: str(int(x))), cell(r.games, lambda x: f"{int(x):,}"),
+                     cell(r.seed, lambda x: str(int(x))),
+                     ",".join(dict.fromkeys(str(x) for x in strats)) if strats else "",
+                     cell(r.seat0_edge, lambda x: f"{100 * x:+.1f}"),
+                     cell(r.unfinished_rate, lambda x: f"{100 * x:.2f}%"),
+                     cell(r.mean_length, lambda x: f"{x:.2f}"), cell(r.code_hash, lambda x: x[:8])])
+    head = ["id", "time (UTC)", "command", "game", "P", "games", "seed", "strategies",
+            "seat0 edge", "unfinished", "mean length", "code"]
+    w = [max(len(h), *(len(x[i]) for x in rows)) for i, h in enumerate(head)]
+    return "\n".join("  ".join(c.ljust(w[i]) for i, c in enumerate(line)).rstrip()
+                     for line in [head, *rows])

@@ -776,34 +776,6 @@ def play(game: str = typer.Argument(..., help="Game id."),
         print(f"saved {len(lines) - 2} events to {save}")
 
 
-def _history_table(df) -> str:
-    """The runs as a terminal table: one line per run, the headline figures in points."""
-    import json as _json
-
-    def pts(x):
-        return "" if x is None or x != x else f"{100 * x:+.1f}"
-
-    def pct(x):
-        return "" if x is None or x != x else f"{100 * x:.2f}%"
-
-    rows = []
-    for r in df.itertuples():
-        strats = _json.loads(r.strategies) if isinstance(r.strategies, str) else []
-        rows.append([str(r.id), str(r.recorded_at)[:19], r.command, r.game or "",
-                     "" if r.players is None or r.players != r.players else str(int(r.players)),
-                     "" if r.games is None or r.games != r.games else f"{int(r.games):,}",
-                     "" if r.seed is None or r.seed != r.seed else str(int(r.seed)),
-                     ",".join(dict.fromkeys(strats)) if strats else "",
-                     pts(r.seat0_edge), pct(r.unfinished_rate),
-                     "" if r.mean_length is None or r.mean_length != r.mean_length else f"{r.mean_length:.2f}",
-                     r.code_hash[:8]])
-    head = ["id", "time (UTC)", "command", "game", "P", "games", "seed", "strategies",
-            "seat0 edge", "unfinished", "mean length", "code"]
-    w = [max(len(h), *(len(x[i]) for x in rows)) for i, h in enumerate(head)]
-    return "\n".join("  ".join(c.ljust(w[i]) for i, c in enumerate(line)).rstrip()
-                     for line in [head, *rows])
-
-
 @app.command(context_settings={"allow_interspersed_args": True})
 def history(args: Optional[List[str]] = typer.Argument(
                 None, help="[GAME] to list runs; show ID; compare ID ID; export FILE.parquet"),
@@ -867,7 +839,7 @@ def history(args: Optional[List[str]] = typer.Argument(
     elif df.empty:
         print(f"no runs recorded{' for ' + verb if verb else ''} in {H.db_path()}")
     else:
-        print(_history_table(df))
+        print(H.render_table(df))
 
 
 def main() -> None:
