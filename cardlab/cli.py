@@ -745,11 +745,14 @@ def play(game: str = typer.Argument(..., help="Game id."),
     per_seat = [bots[(s - (s > seat)) % len(bots)] if s != seat else (helper or bots[0])
                 for s in range(p)]
     setup = _setup(game, p, sets, ",".join(per_seat), seed)
-    if save:
-        try:
-            open(save, "a").close()
-        except OSError as e:
-            raise InputError(f"cannot write --save {save!r}: {e.strerror}") from None
+    if save:  # a bad --save fails now, not after the game (and leaves no empty file)
+        import os
+        from pathlib import Path
+
+        folder = Path(save).expanduser().resolve().parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK) or Path(save).is_dir():
+            raise InputError(f"cannot write --save {save!r}: no writable folder {str(folder)!r} "
+                             f"to hold the file")
 
     def read(prompt):
         sys.stdout.write(prompt)

@@ -48,7 +48,7 @@ def test_first_legal_action_to_the_end_saves_the_game_it_played(game, tmp_path):
     save = tmp_path / "game.jsonl"
     code, out, err = play([game, "--seat", "1", "--seed", "4", "--save", str(save)], "1\n" * 3000)
     assert code == 0, err
-    assert "game over after" in out and f"saved" in out and err == ""
+    assert "game over after" in out and "saved" in out and err == ""
     lines = read_jsonl(save)
     header, events, result = lines[0], lines[1:-1], lines[-1]
     g = get_game(game)
@@ -132,11 +132,12 @@ def test_bad_input_asks_again_and_quit_and_eof_exit_cleanly(tmp_path):
     code, out, _ = play(["crazy_eights", "--seed", "2", "--save", str(save)], "x\n0\n99\n\nq\n")
     assert code == 0
     assert out.count("not a move") == 4 and "you quit" in out and "nothing saved" in out
-    assert not save.exists() or save.read_text() == ""
+    assert not save.exists()
     code, out, _ = play(["skyscraper", "--seed", "2"], "1\n")
     assert code == 0 and "the input ended" in out
     for args, what in ((["skyscraper", "--seat", "5"], "--seat 5"), (["nogame"], "nogame"),
-                       (["skyscraper", "--strategies", "nobot"], "nobot")):
+                       (["skyscraper", "--strategies", "nobot"], "nobot"),
+                       (["skyscraper", "--save", str(tmp_path / "no" / "g.jsonl")], "--save")):
         code, out, err = play(args, "")
         assert code == 2 and what in err and len(err.strip().splitlines()) == 1
 
