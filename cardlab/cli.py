@@ -29,6 +29,26 @@ SetOpt = typer.Option(None, "--set", help="Override a rule knob: KEY=VALUE (repe
 StratOpt = typer.Option(None, "--strategies", help="One strategy per seat, comma-separated "
                         "(a shorter list repeats); parameters as NAME:key=value:key=value.")
 JobsOpt = typer.Option(None, "--jobs", "-j", help="Parallel workers (default: all cores).")
+NoHistOpt = typer.Option(False, "--no-history", help="Do not record this run in the run history "
+                         "(`cardlab history`).")
+
+
+def _rules_of(game_id: str, players, sets) -> dict:
+    """Every knob's value of a run given as --set lines (for its history record)."""
+    try:
+        s = _setup(game_id, players, sets, None, 1)
+    except InputError:  # a sweep varying players beyond the default's range: the summary says
+        return None
+    return s.game.rules_json(s.rules)
+
+
+def _record(command: str, payload: dict, no_history: bool, **known) -> None:
+    """Record a finished run (after its result is printed: the record never holds it up)."""
+    if no_history:
+        return
+    from cardlab.analysis.history import record_run
+
+    record_run(command, payload, **known)
 
 
 def _setup(game_id, players, sets, strategies, seed):
@@ -103,7 +123,8 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
                                                      "(with --backend dask; default: a LocalCluster)."),
              out: Optional[str] = typer.Option(None, "--out", "-o", help="Run folder: every finished "
                                                "chunk is saved there (for --resume) with summary.json."),
-             resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out.")):
+             resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out."),
+             no_history: bool = NoHistOpt):
     """Play many games of GAME and summarize win rates, seat advantage, length and card power."""
     from cardlab.analysis.summary import render_text, summarize
     from cardlab.sim import runner
@@ -125,6 +146,7 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
         print(json.dumps(summary))
     else:
         print(render_text(summary))
+    _record("simulate", summary, no_history)
 
 
 @app.command()
@@ -309,7 +331,8 @@ def report(game: str = typer.Argument(..., help="Game id."),
                                             "restriction in restricted play."),
            with_restricted: bool = typer.Option(True, "--restricted/--no-restricted", help="With --ladder: "
                                                 "also the restricted-play table."),
-           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+           no_history: bool = NoHistOpt):
     """Simulate GAME and write a report folder: index.html (self-contained), report.md,
     the figures as PNG, the raw tables as CSV and summary.json."""
     import shlex
@@ -374,6 +397,9 @@ def report(game: str = typer.Argument(..., help="Game id."),
     paths = build_report(result, command, out, tournament=t, variants=variants,
                          pools=pool_result, stuck=stuck, causal=causal, ladder=lad, restricted=res_r)
     print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
+    from pathlib import Path
+
+    _record("report", json.loads((Path(out) / "summary.json").read_text()), no_history)
 
 
 @app.command()
@@ -386,7 +412,8 @@ def cardpower(game: str = typer.Argument(..., help="Game id."),
               cards: Optional[str] = typer.Option(None, "--cards", help="Only these card codes "
                                                   "(comma-separated; default: every card type)."),
               as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-              quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+              quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+              no_history: bool = NoHistOpt):
     """Causal card power: the value of starting with each card type (same seeds, with the
     card and without it, paired), with 95% intervals and Benjamini-Hochberg across cards."""
     from cardlab.analysis.causal import render_text, run_causal
@@ -400,6 +427,7 @@ def cardpower(game: str = typer.Argument(..., help="Game id."),
         c = run_causal(setup.game.id, setup.players, strategies, n_games, seed, jobs, sets, codes,
                        progress=advance)
     print(json.dumps(c) if as_json else render_text(c))
+    _record("cardpower", c, no_history, **setup.identity())
 
 
 # Default demo size: 10^6 games per shipped game.  Skyscraper plays ~300,000 games/s on
@@ -475,7 +503,8 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
                players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
                jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
                as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+               no_history: bool = NoHistOpt):
     """Play every pairing of the strategies in every seat order: win-rate matrix,
     Bradley-Terry ratings with intervals, and whether one strategy dominates."""
     from cardlab.analysis.tournament import check_strategies, plan, render_text, run_tournament
@@ -493,6 +522,7 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
         print(json.dumps(t.to_dict()))
     else:
         print(render_text(t))
+    _record("tournament", t.to_dict(), no_history, strategies=names)
 
 
 @app.command()
@@ -508,7 +538,8 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
            players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
            jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
            as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+           no_history: bool = NoHistOpt):
     """The skill curve: random, every heuristic and mcts at rising budgets, each against a
     field rotated through every seat on the same deals; Bradley-Terry ratings, skill
     headroom, whether the curve still rises, the luck share, the seat edge by skill."""
@@ -530,6 +561,7 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
     with bar:
         lad = run_ladder(game, b, field, players, n_games, sg, vg, seed, jobs, sets, progress=advance)
     print(json.dumps(lad.to_dict()) if as_json else render_text(lad))
+    _record("ladder", lad.to_dict(), no_history, rules=_rules_of(game, p, sets), strategies=[field])
 
 
 @app.command()
@@ -543,7 +575,8 @@ def restricted(game: str = typer.Argument(..., help="Game id."),
                players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
                jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
                as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+               quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+               no_history: bool = NoHistOpt):
     """Restricted play: what never playing a card type (or never taking an action kind)
     costs the search player, against unrestricted search players on the same deals."""
     from cardlab.analysis.restricted import parse_never, render_text, run_restricted, total_games
@@ -557,6 +590,8 @@ def restricted(game: str = typer.Argument(..., help="Game id."),
     with bar:
         res = run_restricted(game, items, players, n_games, iterations, seed, jobs, sets, progress=advance)
     print(json.dumps(res.to_dict()) if as_json else render_text(res))
+    _record("restricted", res.to_dict(), no_history, rules=setup.game.rules_json(setup.rules),
+            strategies=[res.player])
 
 
 @app.command()
@@ -578,7 +613,8 @@ def sweep(game: str = typer.Argument(..., help="Game id."),
                                          "adjustment across the grid: holm or bh."),
           make_report: bool = typer.Option(False, "--report", help="Also write index.html / report.md "
                                            "with plots."),
-          quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+          quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+          no_history: bool = NoHistOpt):
     """Play every combination of --vary values on the same seeds and compare each variant
     with the baseline: paired differences with intervals, adjusted p-values, verdicts."""
     import math
@@ -636,6 +672,12 @@ def sweep(game: str = typer.Argument(..., help="Game id."),
         print(f"- {v}")
     print(f"\nwrote {', '.join(sorted(res.files))}{' and index.html' if make_report else ''} to {out}"
           + (f" ({res.reused} variant(s) reused from an earlier run)" if res.reused else ""))
+    _record("sweep", {"game": game, "seed": seed, "games": n_games, "vary": vary, "baseline": res.baseline,
+                      "verdicts": list(res.verdicts), "verdict": " ".join(str(v) for v in res.verdicts),
+                      "results": json.loads(res.results.to_json(orient="records")),
+                      "comparison": json.loads(res.comparison.to_json(orient="records"))},
+            no_history, players=players, rules=_rules_of(game, players, sets),
+            strategies=strategies.split(",") if strategies else None)
 
 
 @app.command()
@@ -654,7 +696,8 @@ def optimize(game: str = typer.Argument(..., help="Game id."),
              out: Optional[str] = typer.Option(None, "--out", "-o", help="Write the report section here "
                                                "(index.html, report.md, optimize.json, evaluations.csv)."),
              as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-             quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines.")):
+             quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines."),
+             no_history: bool = NoHistOpt):
     """Search a strategy's parameters (differential evolution, common random numbers) for the
     highest win rate against a field; re-check the winner on fresh seeds."""
     import shlex
@@ -688,6 +731,8 @@ def optimize(game: str = typer.Argument(..., help="Game id."),
         print(render_text(r))
         if out:
             print(f"\nwrote {out}/index.html")
+    _record("optimize", r.to_json(), no_history, rules=_rules_of(game, r.players, sets),
+            strategies=[strategy, *against.split(",")])
 
 
 @app.command()
@@ -740,6 +785,140 @@ def new_game(name: str = typer.Argument(..., help="The new game's id: a lowercas
 
     for line in write_game(name, root, golden, say=lambda m: print(m, file=sys.stderr)):
         print(line)
+
+
+@app.command()
+def play(game: str = typer.Argument(..., help="Game id."),
+         seat: int = typer.Option(0, "--seat", help="Your seat (0 plays first)."),
+         players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
+         index: int = typer.Option(0, "--index", help="Which game of the seed's sequence "
+                                   "(the same deal as `cardlab trace --index`)."),
+         sets: Optional[List[str]] = SetOpt,
+         strategies: Optional[str] = typer.Option(None, "--strategies", help="The bots, one per "
+                                                  "other seat in seat order (a shorter list repeats); "
+                                                  "parameters as NAME:key=value."),
+         helper: Optional[str] = typer.Option(None, "--helper", help="The strategy that answers "
+                                              "for you when you type a (default: the first bot)."),
+         save: Optional[str] = typer.Option(None, "--save", help="Write the finished game here as "
+                                            "a trace (JSON Lines, as `cardlab trace` writes).")):
+    """Play GAME against the bots in the terminal: you see only your seat's view, choose
+    your moves by number from the legal actions, and watch the bots' moves (their hidden
+    cards as ?). q or the end of input quits."""
+    from cardlab.play import HUMAN, Quit, summary_line, trace_lines
+    from cardlab.play import play as run_play
+    from cardlab.sim import runner
+    from cardlab.sim.registry import get_game
+
+    g = get_game(game)
+    p = g.default_players if players is None else players
+    if not (0 <= seat < p):
+        raise InputError(f"bad --seat {seat}: allowed 0 to {p - 1} ({p} players)")
+    if not (0 <= index < runner.MAX_GAMES):
+        raise InputError(f"bad --index {index}: allowed 0 to {runner.MAX_GAMES - 1:,}")
+    bots = [x for x in (strategies or g.default_strategy).split(",") if x]
+    # the seats' strategies: the bots in order around the table; the human's seat holds the
+    # helper, asked only when the human types a
+    per_seat = [bots[(s - (s > seat)) % len(bots)] if s != seat else (helper or bots[0])
+                for s in range(p)]
+    setup = _setup(game, p, sets, ",".join(per_seat), seed)
+    if save:  # a bad --save fails now, not after the game (and leaves no empty file)
+        import os
+        from pathlib import Path
+
+        folder = Path(save).expanduser().resolve().parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK) or Path(save).is_dir():
+            raise InputError(f"cannot write --save {save!r}: no writable folder {str(folder)!r} "
+                             f"to hold the file")
+
+    def read(prompt):
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            sys.stdout.write("\n")
+            raise EOFError
+        if not sys.stdin.isatty():  # a script's answer, echoed so the transcript reads right
+            sys.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line
+
+    try:
+        table = run_play(setup, seat, index, read, print)
+    except Quit as e:
+        print(f"cardlab play: {e}; the game was not finished (nothing saved)")
+        return
+    print(summary_line(table, seat))
+    if save:
+        labels = [HUMAN if s == seat else x.label for s, x in enumerate(setup.seats)]
+        lines = table.trace(labels)
+        with open(save, "w") as fh:
+            fh.writelines(trace_lines(lines))
+        print(f"saved {len(lines) - 2} events to {save}")
+
+
+@app.command(context_settings={"allow_interspersed_args": True})
+def history(args: Optional[List[str]] = typer.Argument(
+                None, help="[GAME] to list runs; show ID; compare ID ID; export FILE.parquet"),
+            limit: int = typer.Option(20, "--limit", help="Most recent runs listed (0: all)."),
+            as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
+    """The run history: every simulate, report, sweep, tournament, ladder, optimize,
+    restricted and cardpower run (unless --no-history). `cardlab history [GAME]` lists runs;
+    `history show ID`; `history compare ID ID` (differences with 95% intervals, paired or
+    not); `history export runs.parquet`. The database: $CARDLAB_HOME/history.duckdb, else
+    ~/.local/share/cardlab/history.duckdb."""
+    from cardlab.analysis import history as H
+
+    args = list(args or [])
+    verb = args[0] if args else None
+
+    def run_id(x: str) -> int:
+        try:
+            return int(x)
+        except ValueError:
+            raise InputError(f"bad run id {x!r}: allowed a number from `cardlab history`") from None
+
+    if verb == "show":
+        if len(args) != 2:
+            raise InputError("usage: cardlab history show ID")
+        row = H.get(run_id(args[1]))
+        if as_json:
+            print(json.dumps(row, default=str))
+            return
+        for k, v in row.items():
+            if k != "summary":
+                print(f"{k:22s} {v if not isinstance(v, (dict, list)) else json.dumps(v)}")
+        print("summary:")
+        print(json.dumps(row["summary"], indent=1))
+        return
+    if verb == "compare":
+        if len(args) != 3:
+            raise InputError("usage: cardlab history compare ID ID")
+        from cardlab.analysis.history_compare import compare, render_text
+
+        c = compare(H.get(run_id(args[1])), H.get(run_id(args[2])))
+        print(json.dumps(c, default=str) if as_json else render_text(c))
+        return
+    if verb == "export":
+        if len(args) not in (2, 3):
+            raise InputError("usage: cardlab history export FILE.parquet [GAME]")
+        n = H.export(args[1], args[2] if len(args) == 3 else None)
+        print(f"wrote {n} run(s) to {args[1]}", file=sys.stderr)
+        return
+    if len(args) > 1:
+        raise InputError(f"bad history arguments {' '.join(args)!r}: allowed [GAME], show ID, "
+                         f"compare ID ID, export FILE.parquet")
+    if verb is not None:
+        from cardlab.sim.registry import get_game
+
+        verb = get_game(verb).id  # an unknown game fails in one line
+    df = H.runs(verb)
+    if limit:
+        df = df.tail(limit)
+    if as_json:
+        print(df.to_json(orient="records", date_format="iso"))
+    elif df.empty:
+        print(f"no runs recorded{' for ' + verb if verb else ''} in {H.db_path()}")
+    else:
+        print(H.render_table(df))
 
 
 def main() -> None:

@@ -1,6 +1,18 @@
 """Shared fixtures.  Compiled kernels are shared by every test in the process (numba's
-cache is keyed by the source hash, so a cold CI run compiles each game once)."""
+cache is keyed by the source hash, so a cold CI run compiles each game once).
+
+The run history (``analysis/history.py``) never sees the user's data folder from a test:
+CARDLAB_HOME points at a temporary folder from the moment this file is imported (so every
+``cardlab`` process a test starts inherits it), and at a fresh one for every test."""
+import atexit
+import os
+import shutil
+import tempfile
+
 import pytest
+
+os.environ["CARDLAB_HOME"] = tempfile.mkdtemp(prefix="cardlab-test-home-")
+atexit.register(shutil.rmtree, os.environ["CARDLAB_HOME"], True)
 
 from cardlab.sim.runner import make_setup as _setup
 
@@ -13,3 +25,9 @@ def sky2():
     s = _setup("skyscraper", 2, None, "reference", 1)
     runner.warm(s)
     return s
+
+
+@pytest.fixture(autouse=True)
+def _history_home(tmp_path_factory, monkeypatch):
+    """Every test records its runs into a history of its own (never the user's)."""
+    monkeypatch.setenv("CARDLAB_HOME", str(tmp_path_factory.mktemp("cardlab_home")))
