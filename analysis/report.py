@@ -510,6 +510,33 @@ def restricted_rows(res: dict) -> list[tuple]:
 LADDER_HEADERS = ("rung", "win rate vs field [95%]", "seat-0 edge in self-play [95%]")
 
 
+FINDINGS_NOTE = ("Most severe first; each raised by a figure whose 95% interval clears the "
+                 "threshold named beside it (see the README's Reports section).")
+
+
+def findings_html(s) -> list[str]:
+    e = html.escape
+    fs = s.get("findings")
+    if fs is None:
+        return []
+    if not fs:
+        return ["<h2>Findings</h2>", "<p id=\"findings\">No figure crosses a finding's threshold.</p>"]
+    items = "".join(f"<li class=\"finding {e(f['severity_name'])}\" data-kind=\"{e(f['kind'])}\">"
+                    f"<b>{e(f['severity_name'])}</b>: {e(f['text'])} <span class=\"muted\">({e(f['threshold'])})</span></li>"
+                    for f in fs)
+    return ["<h2>Findings</h2>", f"<p class=\"muted\">{e(FINDINGS_NOTE)}</p>", f"<ol id=\"findings\">{items}</ol>"]
+
+
+def findings_md(s) -> list[str]:
+    fs = s.get("findings")
+    if fs is None:
+        return []
+    if not fs:
+        return ["## Findings", "", "No figure crosses a finding's threshold.", ""]
+    return ["## Findings", "", FINDINGS_NOTE, ""] + [
+        f"{i}. **{f['severity_name']}**: {f['text']} ({f['threshold']})" for i, f in enumerate(fs, 1)] + [""]
+
+
 def render_html(s, verdict_text, figs, command, tournament=None, variants=None, causal=None) -> str:
     e = html.escape
     title = f"cardlab report: {s['game']}"
@@ -517,6 +544,7 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None, 
              f"<p class=\"muted\">{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
              f"strategies {e(', '.join(s['strategies']))}</p>",
              f"<p class=\"verdict\" id=\"verdict\">{e(verdict_text)}</p>",
+             *findings_html(s),
              "<h2>Key numbers</h2>", _html_table(("", "value (95% interval)"), _key_rows(s))]
     if variants:
         parts += ["<h2>Rule variants</h2>", f"<p>{e(VARIANT_NOTE)}</p>",
@@ -579,6 +607,7 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None, ca
     lines = [f"# cardlab report: {s['game']}", "",
              f"{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
              f"strategies {', '.join(s['strategies'])}", "", "## Verdict", "", verdict_text, "",
+             *findings_md(s),
              "## Key numbers", "", _fmt_table_md(("", "value (95% interval)"), _key_rows(s)), ""]
     if variants:
         lines += ["## Rule variants", "", VARIANT_NOTE, "",
@@ -643,6 +672,9 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
         s["ladder"] = ladder.to_dict()
     if restricted is not None:
         s["restricted"] = restricted.to_dict()
+    from cardlab.analysis.findings import findings
+
+    s["findings"] = [f.to_dict() for f in findings(s | ({"causal_card_power": causal} if causal else {}))]
     hist = np.asarray(result.tally.finished_hist)
     text = verdict(s, causal)
     figs = _figures(s, hist, tournament, capped=int(result.tally.unfinished))
@@ -699,6 +731,9 @@ def write_demo_index(entries: Sequence[dict[str, Any]], out_dir) -> Path:
                      f"<small>{e(en.get('title', ''))}</small></h2>{meta}"
                      f"<p class=\"verdict\">{e(en.get('verdict', ''))}</p>"
                      + (f"<p class=\"ladder\"><b>Skill:</b> {e(en['ladder'])}</p>" if en.get("ladder") else "")
+                     + ("<ul class=\"findings\">" + "".join(
+                         f"<li><b>{e(f['severity_name'])}</b>: {e(f['text'])}</li>" for f in en["findings"])
+                        + "</ul>" if en.get("findings") else "")
                      + "</li>")
     cmd = entries[0].get("command") if entries else None
     page = (html_head("cardlab demo: every shipped game", " ul{list-style:none;padding:0}") +

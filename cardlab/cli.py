@@ -265,6 +265,23 @@ RESTRICTED_ITERATIONS = 32
 DEMO_LADDER_GAMES = 30
 
 
+def causal_games_for(n_games: int) -> int:
+    """A report's default causal card power size: games per card type."""
+    return min(2000, max(200, n_games // 50))
+
+
+def _causal_for_report(setup, strategies, games, seed, jobs, sets, quiet):
+    """Causal card power for a report (None when ``games`` is 0), with a progress bar."""
+    if not games:
+        return None
+    from cardlab.analysis.causal import run_causal
+    from cardlab.sim import runner
+
+    advance, bar = runner.progress_bar(games, enabled=None if not quiet else False)
+    with bar:
+        return run_causal(setup.game.id, setup.players, strategies, games, seed, jobs, sets, progress=advance)
+
+
 def _ladder_args(budgets, games, restricted) -> str:
     """The report options that reproduce its ladder (``--out`` stays last)."""
     import shlex
@@ -316,10 +333,11 @@ def report(game: str = typer.Argument(..., help="Game id."),
            pools_games: Optional[int] = typer.Option(
                None, "--pools-games", help="Games per pool (default: --games / 20, at least "
                "2,000, at most 50,000, never more than --games)."),
-           causal_games: int = typer.Option(0, "--causal-games", help="Also measure causal card "
-                                            "power (cardlab cardpower) with this many games per "
-                                            "card type, shown beside IWD and used in the verdict "
-                                            "(0: off)."),
+           causal_games: Optional[int] = typer.Option(None, "--causal-games", help="Causal card power "
+                                                      "(cardlab cardpower): games per card type, shown "
+                                                      "beside IWD and used in the verdict and findings "
+                                                      "(default: --games / 50, from 200 to 2,000; 0: off; "
+                                                      "off when a seat plays mcts)."),
            with_ladder: bool = typer.Option(False, "--ladder", help="Add the skill curve (cardlab ladder) "
                                             "and the restricted-play table (cardlab restricted), "
                                             "with their verdicts."),
@@ -356,6 +374,8 @@ def report(game: str = typer.Argument(..., help="Game id."),
         check_strategies(tournament)  # bad names fail before any game is played
         if not (1 <= tournament_games <= runner.MAX_GAMES):
             raise InputError(f"bad --tournament-games {tournament_games}: allowed 1 to {runner.MAX_GAMES:,}")
+    if causal_games is None:  # on by default, at a size that stays a small share of the report
+        causal_games = 0 if setup.searches else causal_games_for(n_games)
     if not (0 <= causal_games <= runner.MAX_GAMES):
         raise InputError(f"bad --causal-games {causal_games}: allowed 0 (off) to {runner.MAX_GAMES:,}")
     if causal_games and setup.searches:
@@ -381,14 +401,7 @@ def report(game: str = typer.Argument(..., help="Game id."),
     variants = _variants_for_report(setup, n_games, jobs, sets, quiet)
     pool_result = _pools_for_report(setup, pool_names, pg, jobs, quiet)
     stuck = _stuck_for_report(setup, result, n_games, jobs)
-    causal = None
-    if causal_games:
-        from cardlab.analysis.causal import run_causal
-
-        advance, bar = runner.progress_bar(causal_games, enabled=None if not quiet else False)
-        with bar:
-            causal = run_causal(setup.game.id, setup.players, strategies, causal_games, seed, jobs,
-                                sets, progress=advance)
+    causal = _causal_for_report(setup, strategies, causal_games, seed, jobs, sets, quiet)
     command = _report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
                               tournament, tournament_games, pools, pools_games, causal_games)
     if with_ladder:  # before --out, which the command line names last
@@ -482,12 +495,17 @@ def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games pe
             lad, _ = _ladder_for_report(setup, budgets, ladder_games, 1, jobs, None, quiet, restricted=False)
             head, _, tail = command.rpartition(" --out ")
             command = f"{head} {_ladder_args(budgets, ladder_games, False)} --out {tail}"
+        cg = causal_games_for(n_games)
+        causal = _causal_for_report(setup, None, cg, 1, jobs, None, quiet)
+        head, _, tail = command.rpartition(" --out ")
+        command = f"{head} --causal-games {cg} --out {tail}"
         build_report(result, command, sub, tournament=t, variants=variants, pools=pool_result,
-                     stuck=stuck, ladder=lad)
+                     stuck=stuck, ladder=lad, causal=causal)
         summary = json.loads((sub / "summary.json").read_text())
         entries.append({"game": gid, "title": setup.game.title, "href": f"{gid}/index.html",
                         "verdict": summary["verdict"], "games": n_games, "players": setup.players,
                         "ladder": lad.verdict if lad is not None else None,
+                        "findings": summary.get("findings", []),
                         "command": " ".join(["cardlab", "demo", "--games", str(n_games), "--out", str(out)])})
         print(f"{gid}: {summary['verdict']}" + (f"\n  skill: {lad.verdict}" if lad is not None else "") + "\n")
     index = write_demo_index(entries, root)

@@ -242,9 +242,13 @@ def test_cli_demo_writes_index(tmp_path):
         assert f'href="{gid}/index.html"' in page
         sub = (out / gid / "index.html").read_text()
         assert len(IMG_RE.findall(sub)) >= 5 and 'id="ladder-verdict"' in sub  # the small ladder too
-        lad = json.loads((out / gid / "summary.json").read_text())["ladder"]
+        summ = json.loads((out / gid / "summary.json").read_text())
+        lad = summ["ladder"]
         assert lad["rungs"][-2:] == ["mcts:iterations=16", "mcts:iterations=64"] and lad["games"] == 2
+        assert isinstance(summ["findings"], list) and summ["causal_card_power"]["games"] == 200
+        assert 'id="findings"' in sub
     assert page.count('class="ladder"') == len(game_ids())
+    assert 'class="findings"' in page  # Skyscraper's capped games at least
 
 
 def test_report_with_the_skill_ladder_and_restricted_play(tmp_path):

@@ -1,0 +1,150 @@
+"""The findings list at the top of every report: what a designer should look at first,
+most severe first, each with its number, its 95% interval and the threshold that raised
+it (the thresholds are module constants, documented in the README's Reports section).
+
+A finding is raised only by a figure whose interval clears its threshold, so noise never
+raises one; and a seat edge is a finding about the game only when it holds for every
+pool of players (``analysis/pools.py``) — measured with one pool it is reported as a
+weaker "in this pool" finding.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+SEAT_EDGE = 0.03        # a seat-0 edge beyond +-3 points (interval clear of it)
+UNFINISHED = 0.01       # more than 1% of games stopped by the cap (interval above it)
+UNFINISHED_SEVERE = 0.05
+CAUSAL = 0.10           # a card whose causal value is beyond +-10 points (BH-significant)
+NEVER_PLAYED = 0.02     # a card held but played in under 2% of the games it was held in
+ALWAYS_PLAYED = 0.98    # ... or in over 98% of them
+COMEBACK = 0.15         # runaway leaders: the half-time leader loses in under 15% of games
+DECIDED_EARLY = 0.5     # decided early: the winner leads for good from before half the game
+SEVERITY = {3: "severe", 2: "notable", 1: "minor"}
+
+
+@dataclass
+class Finding:
+    kind: str            # seat_edge, dominant_strategy, unfinished, causal_card, never_played, ...
+    severity: int        # 3 severe, 2 notable, 1 minor
+    text: str
+    value: float | None
+    ci: list[float | None] | None
+    threshold: str       # what raised it
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self) | {"severity_name": SEVERITY[self.severity]}
+
+
+def _p(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def _seat_edge(s) -> list[Finding]:
+    pools = (s.get("pools") or {})
+    v = (pools.get("verdicts") or {}).get("seat0_edge")
+    out = []
+    if v is not None:
+        stats = pools["by_pool"]
+        lows = [p["seat0_edge_ci"][0] for p in stats]
+        highs = [p["seat0_edge_ci"][1] for p in stats]
+        if v["holds"] and (min(lows) > SEAT_EDGE or max(highs) < -SEAT_EDGE):
+            word = "advantage" if min(lows) > 0 else "disadvantage"
+            out.append(Finding("seat_edge", 3, f"Seat 0 ({s.get('seat0_role', 'the first player')}) has an {word} "
+                               f"beyond 3 points in every pool of players ({_p(v['min'])} to {_p(v['max'])} points): "
+                               "a property of the game.", v["min"] if word == "advantage" else v["max"],
+                               [min(lows), max(highs)], f"|edge| > {100 * SEAT_EDGE:.0f} points, holds for every pool"))
+        return out
+    if s.get("seat_edge_confounded"):
+        return out  # seats play different strategies: the seat figure is the strategies'
+    e, ci = s.get("first_player_advantage"), s.get("first_player_advantage_ci")
+    if e is not None and ci and (ci[0] > SEAT_EDGE or ci[1] < -SEAT_EDGE):
+        out.append(Finding("seat_edge", 2, f"Seat 0's edge is {_p(e)} points [{_p(ci[0])}, {_p(ci[1])}] with "
+                           f"{', '.join(sorted(set(s['strategies'])))} in every seat; run the pools "
+                           "(--pools) to see whether it holds for other players.", e, list(ci),
+                           f"|edge| > {100 * SEAT_EDGE:.0f} points, one pool"))
+    return out
+
+
+def _dominant(s) -> list[Finding]:
+    v = ((s.get("pools") or {}).get("verdicts") or {}).get("dominant")
+    if v and v["holds"] and v["answer"]:
+        return [Finding("dominant_strategy", 2, f"{v['answer']} dominates: it wins more than every other "
+                        f"heuristic in the mixed pool. {v['text']}", None, None,
+                        "its interval above every other strategy's in the mixed pool")]
+    return []
+
+
+def _unfinished(s) -> list[Finding]:
+    r, ci = s.get("unfinished_rate", 0.0), s.get("unfinished_rate_ci")
+    if not ci or ci[0] <= UNFINISHED:
+        return []
+    why = ""
+    st = s.get("stuck")
+    if st and st.get("classified"):
+        why = " " + st.get("sentence", "")
+    return [Finding("unfinished", 3 if ci[0] > UNFINISHED_SEVERE else 2,
+                    f"{100 * r:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}] of games never finish (stopped by "
+                    f"the cap).{why}", r, list(ci), f"unfinished > {100 * UNFINISHED:.0f}%")]
+
+
+def _causal(s) -> list[Finding]:
+    c = s.get("causal_card_power")
+    out = []
+    for card in (c or {}).get("cards", []):
+        v, ci = card.get("value"), card.get("value_ci")
+        if v is None or not ci or not card.get("significant") or abs(v) < CAUSAL:
+            continue
+        out.append(Finding("causal_card", 2, f"Starting with {card['card']} is worth {_p(v)} points "
+                           f"[{_p(ci[0])}, {_p(ci[1])}] to a seat (causal: the same deals with and without it).",
+                           v, list(ci), f"|causal value| > {100 * CAUSAL:.0f} points, BH q < 0.05"))
+    return sorted(out, key=lambda f: -abs(f.value))
+
+
+def _played(s) -> list[Finding]:
+    """Cards almost never or always played once held (one finding per kind, naming them)."""
+    never, always = [], []
+    for c in s.get("card_power", []):
+        pr, ci = c.get("play_rate"), c.get("play_rate_ci")
+        if pr is None or not ci or ci[0] is None or ci[0] != ci[0]:
+            continue
+        if ci[1] < NEVER_PLAYED:
+            never.append((c["card"], pr, ci))
+        elif ci[0] > ALWAYS_PLAYED:
+            always.append((c["card"], pr, ci))
+    out = []
+    for cards, kind, what, thr in ((never, "never_played", "almost never played once held (a dead card?)",
+                                    f"play rate < {100 * NEVER_PLAYED:.0f}%"),
+                                   (always, "always_played", "played whenever held (no decision there)",
+                                    f"play rate > {100 * ALWAYS_PLAYED:.0f}%")):
+        if cards:
+            lo = min(c[2][0] for c in cards)
+            hi = max(c[2][1] for c in cards)
+            names = ", ".join(f"{n} {100 * pr:.1f}%" for n, pr, _ in cards[:10]) + (", ..." if len(cards) > 10 else "")
+            out.append(Finding(kind, 1, f"{len(cards)} card type(s) {what}: {names}.",
+                               min(c[1] for c in cards) if kind == "never_played" else max(c[1] for c in cards),
+                               [lo, hi], thr))
+    return out
+
+
+def _shape(s) -> list[Finding]:
+    sh = s.get("shape") or {}
+    out = []
+    cb, ci = sh.get("comeback_rate"), sh.get("comeback_rate_ci")
+    if cb is not None and ci and ci[1] < COMEBACK:
+        out.append(Finding("runaway_leader", 2, f"Runaway leaders: the leader at half time loses only "
+                           f"{100 * cb:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}] of games.", cb, list(ci),
+                           f"comeback rate < {100 * COMEBACK:.0f}%"))
+    dp, ci = sh.get("decided_point_median"), sh.get("decided_point_median_ci")
+    if dp is not None and ci and ci[1] is not None and ci[1] < DECIDED_EARLY:
+        out.append(Finding("decided_early", 1, f"Games are decided early: in half the games the winner leads "
+                           f"for good from {100 * dp:.0f}% of the game on.", dp, list(ci),
+                           f"median decided point < {100 * DECIDED_EARLY:.0f}% of the game"))
+    return out
+
+
+def findings(s: dict[str, Any]) -> list[Finding]:
+    """Every finding a summary (with its pools, stuck, causal and shape objects when
+    present) raises, most severe first."""
+    out = _seat_edge(s) + _dominant(s) + _unfinished(s) + _causal(s) + _shape(s) + _played(s)
+    return sorted(out, key=lambda f: -f.severity)
