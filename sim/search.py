@@ -86,6 +86,12 @@ def find_child(keys, act, parent_of, node, kind, a, b, c):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def ucb(reward, visits, avail, ch, c):
+    """A child's UCB score: its mean win share plus c * sqrt(ln(availability) / visits)."""
+    return reward[ch] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
+
+
+@njit(cache=True, nogil=True, inline="always")
 def win_share(world, E, seat):
     mask = world[E.mask]
     if (mask >> seat) & 1:
@@ -192,7 +198,7 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
                     ch = find_child(keys, act, parent_of, node, world[o], world[o + 1], world[o + 2], world[o + 3])
                     if ch >= 0:
                         avail[ch] += 1.0
-                        score = reward[ch] / visits[ch] + c_explore * np.sqrt(np.log(avail[ch]) / visits[ch])
+                        score = ucb(reward, visits, avail, ch, c_explore)
                         if score > best_score:
                             best_score = score
                             best = ch
@@ -213,7 +219,7 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
                 else:
                     avail[ch] += 1.0
                     if untried == 0:
-                        score = reward[ch] / visits[ch] + c_explore * np.sqrt(np.log(avail[ch]) / visits[ch])
+                        score = ucb(reward, visits, avail, ch, c_explore)
                         if score > best_score:
                             best_score = score
                             best = ch
