@@ -642,3 +642,9 @@ def restrict_bits(st, k, a, b, c):
     if ph == D_BLOCK:
         return np.int64(1) << (0 if k < st[R_N1] else 1 if k < st[R_N12] else 2)
     return np.int64(0)
+
+
+@helper("int64(ST, int64)")
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): its points."""
+    return st[S_SCORES + seat]

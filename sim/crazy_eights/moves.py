@@ -162,3 +162,9 @@ def restrict_bits(st, k, a, b, c):
     if k == A_PLAY:
         return np.int64(1) << (a % 13)
     return np.int64(1) << KIND_BIT
+
+
+@helper("int64(ST, int64)")
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): minus the cards left in its hand (0 is out)."""
+    return -st[S_HAND_N + seat]

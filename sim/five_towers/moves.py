@@ -533,3 +533,10 @@ def restrict_bits(st, k, a, b, c):
         card = st[S_OFFER + k]
         return (np.int64(1) << (card & 15)) | (np.int64(1) << (NV + ((card >> 4) & 7)))
     return np.int64(0)
+
+
+@helper("int64(ST, int64)")
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): the points its towers and rubble would
+    score if the game ended now (``score``)."""
+    return score(st, seat)

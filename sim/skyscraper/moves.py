@@ -372,3 +372,9 @@ def restrict_bits(st, kind, a, b, c):
     if kind == A_DISCARD:
         return (np.int64(1) << a) | (np.int64(1) << (KIND_BIT + 2))
     return np.int64(1) << ACTION_CARD[kind]
+
+
+@helper("int64(ST, int64)")
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): the floors in its tower."""
+    return st[S_NFL + seat]

@@ -317,3 +317,9 @@ def restrict_bits(st, k, a, b, c):
     if ph == D_SWAP and k == A_SWAP:
         return (np.int64(1) << (st[S_CENTER + c] >> 2)) | (np.int64(1) << (KIND_BIT + 2))
     return np.int64(0)
+
+
+@helper("int64(ST, int64)")
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): its chimneys (what the game is won on)."""
+    return st[S_NCH + seat]

@@ -366,3 +366,10 @@ def restrict_bits(st, k, a, b, c):
     if ph == D_DRAW and k == 1:
         return np.int64(1) << (KIND_BIT + 1)
     return np.int64(0)
+
+
+@helper("int64(ST, int64)")
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): minus the cards it has left to shed
+    (hand, up and down cards; 0 is out)."""
+    return -(st[S_HAND_N + seat] + st[S_UP_N + seat] + st[S_DOWN_N + seat])
