@@ -79,3 +79,33 @@ def shape_line(sh: dict[str, Any]) -> str:
             f"{_ival(sh['comeback_rate'], sh['comeback_rate_ci'], True)}, decided point "
             f"{_ival(sh['decided_point'], sh['decided_point_ci'], True)} of the game, close finishes "
             f"(margin <= {sh['close_margin']}) {_ival(sh['close_finish_rate'], sh['close_finish_rate_ci'], True)}")
+
+
+NOTE = ("The shape of the game, from each seat's progress score at the end of every turn "
+        "(the sole leader is the one seat with the highest score). A lead change is a new sole "
+        "leader; a comeback is a won game whose sole leader at half the game's length did not "
+        "win; the decided point is the share of the game after which the eventual winner leads "
+        "for good; a close finish is one where the winner's final score beats the best loser's by "
+        "at most the game's close margin. Finished games only (capped games have no length); "
+        "the rates are of the games that had a winner.")
+
+
+def shape_rows(s: dict[str, Any]) -> list[tuple[str, str]]:
+    """The report's shape table: (figure, value with its 95% interval and counts)."""
+    sh = s.get("shape")
+    if not sh or not sh.get("games"):
+        return []
+    return [
+        ("progress score", f"{sh['progress']} (close finish: margin <= {sh['close_margin']})"),
+        ("lead changes per game", f"{_ival(sh['lead_changes'], sh['lead_changes_ci'], False)} "
+                                  f"({sh['games']:,} finished games)"),
+        ("comeback rate", f"{_ival(sh['comeback_rate'], sh['comeback_rate_ci'], True)} "
+                          f"({sh['comebacks']:,} of {sh['comeback_games']:,} games with a sole leader at half-time)"),
+        ("decided point (mean share of the game)",
+         f"{_ival(sh['decided_point'], sh['decided_point_ci'], True)} ({sh['decided_games']:,} games; "
+         f"{sh['shared_wins']:,} shared wins and {sh['winner_not_leading']:,} with the winner not "
+         f"the sole leader at the end left out)"),
+        ("decided by half-time", f"{_ival(sh['decided_by_half_rate'], sh['decided_by_half_rate_ci'], True)}"),
+        ("close finishes", f"{_ival(sh['close_finish_rate'], sh['close_finish_rate_ci'], True)} "
+                           f"({sh['close_games']:,} of {sh['won_games']:,} won games)"),
+    ]
