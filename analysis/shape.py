@@ -3,14 +3,14 @@ comeback rate, decided point and close finishes, each with its 95% interval.
 
 Every figure is over the games that **finished** (a capped game has no length, so no
 half-way point and no decided point); the rates are over the finished games that had a
-winner.  Proportions get Wilson intervals, means the Student-t interval of
-``stats.diff_paired`` (a mean of per-game values against 0), from integer tallies.
+winner.  Proportions get Wilson intervals, means the normal-approximation interval of
+``stats.mean_interval``, from integer tallies.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from cardlab.analysis.stats import diff_paired, wilson
+from cardlab.analysis.stats import mean_interval, wilson
 from cardlab.sim.tally import DECIDED_BINS, Tally
 
 # the figures a sweep compares between rule variants (analysis/sweep.py), with their labels
@@ -26,7 +26,7 @@ def _num(x: float) -> float | None:
 def _mean(total: int, total_sq: int, n: int, scale: float = 1.0) -> tuple[float | None, list]:
     if n == 0:
         return None, [None, None]
-    m, lo, hi, _ = diff_paired(total / scale, total_sq / scale ** 2, n)
+    m, lo, hi = mean_interval(total / scale, total_sq / scale ** 2, n)
     return _num(m), [_num(lo), _num(hi)]
 
 

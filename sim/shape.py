@@ -18,10 +18,11 @@ turn and open the next (Crazy Eights draws for the next seat inside the step tha
 a turn), so the loop only ever sees a turn already under way.
 
 What is kept (the ``shape`` part of the state, cleared by the engine before each game;
-bounded, no per-game arrays): the last turn noted, the last sole leader, the current
-standing and the turn it began, the lead changes so far, a log of the standing at every
-turn (4 bits a turn, the first ``LOG_TURNS`` turns: it answers "who led at half the
-game's length" once the length is known), and the final progress per seat.
+bounded, no per-game arrays): the last sole leader, the current standing and the turn it
+began, the lead changes so far, a log of the standing at every earlier turn (4 bits a
+turn, the first ``LOG_TURNS`` turns, written when the standing changes: it answers "who
+led at half the game's length" once the length is known), and the final progress per
+seat.  A turn that changes nothing costs the progress of each seat and one comparison.
 ``record_shape`` folds a finished game into the tally (``sim/tally.SHAPE_FIELDS``):
 
 - **lead changes**: the sole leader becomes a different seat (a shared top in between
@@ -45,7 +46,7 @@ from cardlab.sim.schema import SHAPE_HEAD, SHAPE_LOG_WORDS
 from cardlab.sim.tally import DECIDED_BINS, SH, SH_DECIDED_HIST, SHAPE_ROW_COLS
 
 # the head of the shape part, then the log (SHAPE_LOG_WORDS), then the final progress
-H_TURN, H_LEAD, H_CODE, H_SINCE, H_CHANGES = range(SHAPE_HEAD)
+H_TURN, H_LEAD, H_CODE, H_SINCE, H_CHANGES = range(SHAPE_HEAD)  # H_TURN: the last change
 LOG = SHAPE_HEAD
 FINAL = SHAPE_HEAD + SHAPE_LOG_WORDS
 LOG_TURNS = 16 * SHAPE_LOG_WORDS
@@ -73,27 +74,33 @@ def standing(st, players, progress):
     return code
 
 
-@helper("void(ST, int64, int64, int64)")
+@njit(cache=True, nogil=True, inline="always")
 def note(st, o, t, code):
-    """The standing ``code`` at the end of turn ``t`` (the shape part at ``o``): a lead
-    change when a new seat is the sole leader, the streak's first turn, and the log
-    entries of every turn since the last one noted (a turn noted again is rewritten)."""
+    """The standing ``code`` at the end of turn ``t`` (the shape part at ``o``).  Most
+    turns change nothing: one comparison.  When the standing changes, the turns the old
+    one held (since ``H_SINCE``) are written to the log, and a new sole leader is a lead
+    change; the current standing's turns are in the head (``H_CODE`` since ``H_SINCE``)."""
     if code != st[o + H_CODE]:
+        fill(st, o, st[o + H_SINCE], t - 1, st[o + H_CODE])
         if code != 0 and code != st[o + H_LEAD]:
             if st[o + H_LEAD] != 0:
                 st[o + H_CHANGES] += 1
             st[o + H_LEAD] = code
         st[o + H_CODE] = code
         st[o + H_SINCE] = t
-    last = st[o + H_TURN]
-    i = last + 1 if last < t else t
-    while i <= t and i <= LOG_TURNS:
-        w = o + LOG + ((i - 1) >> 4)
-        sh = ((i - 1) & 15) * 4
-        st[w] = (st[w] & ~(np.int64(15) << sh)) | (code << sh)
-        i += 1
-    if t > last:
         st[o + H_TURN] = t
+
+
+@helper("void(ST, int64, int64, int64, int64)")
+def fill(st, o, a, b, code):
+    """Log ``code`` as the standing of turns a..b (those within the log's LOG_TURNS)."""
+    i = max(a, 1)
+    c = np.int64(code)
+    while i <= b and i <= LOG_TURNS:
+        w = o + LOG + ((i - 1) >> 4)
+        sh = np.int64(((i - 1) & 15) * 4)
+        st[w] = (st[w] & ~(np.int64(15) << sh)) | (c << sh)
+        i += 1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -126,7 +133,10 @@ def end(st, E, progress):
 
 @helper("int64(ST, int64, int64)")
 def logged(st, o, t):
-    """The standing noted for turn ``t`` (1 <= t <= LOG_TURNS)."""
+    """The standing noted for turn ``t`` (1 <= t <= LOG_TURNS, or any t in the current
+    standing's run)."""
+    if t >= st[o + H_SINCE]:
+        return st[o + H_CODE]
     return (st[o + LOG + ((t - 1) >> 4)] >> (((t - 1) & 15) * 4)) & 15
 
 
@@ -156,7 +166,7 @@ def record_shape(tally, lay, rows, r, st, o, players, close, mask, length, unfin
         return
     tally[T + T_WON] += 1
     h = length // 2
-    if h > LOG_TURNS:
+    if h > LOG_TURNS and h < st[o + H_SINCE]:
         tally[T + T_HALF_UNLOGGED] += 1
     elif h >= 1:
         hc = logged(st, o, h)

@@ -104,3 +104,13 @@ def test_shape_tallies_do_not_depend_on_jobs():
     assert a == b and a["games"] > 0 and a["lead_changes"] > 0
     lo, hi = a["comeback_rate_ci"]
     assert lo <= a["comeback_rate"] <= hi
+
+
+def test_shape_at_eight_seats():
+    """Seat 7's standing is code 8: the top nibble of a log word (a sign bit in int64)."""
+    setup = runner.make_setup("smokestack", 8, [], "reference", seed=3)
+    r = runner.run(setup, 400, 1, keep_rows=True)
+    cols, length, fin = r.rows[:, -shape.ROW_COLS:], r.rows[:, 0], r.rows[:, 1] == 0
+    assert ((0 <= cols[fin, 0]) & (cols[fin, 0] <= length[fin])).all()
+    assert set(cols[:, 1]) <= {-1, 0, 1} and set(cols[:, 3]) <= {-1, 0, 1}
+    assert (cols[:, 2] <= 1000).all() and r.tally.shape("lead_changes") == cols[fin, 0].sum()

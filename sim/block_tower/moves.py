@@ -92,7 +92,7 @@ from cardlab.sim.block_tower.layout import (
 )
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
-from cardlab.sim.jit import helper
+from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import below, shuffle, uniform
 
@@ -644,7 +644,7 @@ def restrict_bits(st, k, a, b, c):
     return np.int64(0)
 
 
-@helper("int64(ST, int64)")
+@inline  # pasted into the engine's per-turn note: no call per seat and turn
 def progress(st, seat):
     """The seat's progress score (``sim/shape.py``): its points."""
     return st[S_SCORES + seat]

@@ -10,7 +10,7 @@ import numpy as np
 
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
-from cardlab.sim.jit import helper
+from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import shuffle
 from cardlab.sim.smokestack.layout import (
@@ -319,7 +319,7 @@ def restrict_bits(st, k, a, b, c):
     return np.int64(0)
 
 
-@helper("int64(ST, int64)")
+@inline  # pasted into the engine's per-turn note: no call per seat and turn
 def progress(st, seat):
     """The seat's progress score (``sim/shape.py``): its chimneys (what the game is won on)."""
     return st[S_NCH + seat]

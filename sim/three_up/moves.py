@@ -14,7 +14,7 @@ import numpy as np
 
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
-from cardlab.sim.jit import helper
+from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.three_up.layout import (
     A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, D_UP, EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW,
@@ -368,7 +368,7 @@ def restrict_bits(st, k, a, b, c):
     return np.int64(0)
 
 
-@helper("int64(ST, int64)")
+@inline  # pasted into the engine's per-turn note: no call per seat and turn
 def progress(st, seat):
     """The seat's progress score (``sim/shape.py``): minus the cards it has left to shed
     (hand, up and down cards; 0 is out)."""
