@@ -219,4 +219,25 @@ def skill_curve(rungs: Sequence[str], rates: Sequence[float], lo: Sequence[float
     ax.set_ylabel(f"win rate against {field} (%)")
     ax.set_title("Skill curve: each rung in one seat, the field in the others")
     ax.legend(loc="best")
+
+
+def decided_point_histogram(hist: Sequence[int], mean: float | None = None,
+                            title: str = "When the game is decided") -> bytes:
+    """Won games by their decided point (the share of the game after which the eventual
+    winner leads for good), ``len(hist)`` bins of equal width over (0, 1]."""
+    games = np.asarray(hist, dtype=np.int64)
+    n = games.sum()
+    share = games / n * 100 if n else games.astype(float)
+    k = len(games)
+    fig = _new(7.0, 3.6)
+    ax = fig.add_subplot()
+    ax.bar((np.arange(k) + 0.5) / k * 100, share, width=100 / k, color=BLUE,
+           label="won games with a single winner leading at the end")
+    if mean is not None:
+        ax.axvline(100 * mean, color=RED, ls="--", lw=1.2, label=f"mean {100 * mean:.1f}%")
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("decided point: share of the game after which the winner leads for good (%)")
+    ax.set_ylabel("share of games (%)")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
     return _png(fig)

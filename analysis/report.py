@@ -22,6 +22,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from cardlab.analysis.shape import NOTE as SHAPE_NOTE, shape_rows
 from cardlab.sim.cache import cardlab_version
 from cardlab.sim.errors import InputError
 
@@ -227,6 +228,13 @@ def _figures(summary, hist, tournament, capped: int = 0) -> list[ReportFigure]:
                        f"Share of the finished games still running after a given number of "
                        f"{unit}; the capped share is in the legend.",
                        plots.survival_curve(hist, unit, cap, capped=capped)))
+    sh = s.get("shape") or {}
+    if sh.get("decided_games"):
+        figs.append(ReportFigure("decided", "When the game is decided",
+                           "Won games by their decided point: the share of the game after which "
+                           "the eventual winner is the sole leader for good (by the progress score "
+                           f"{sh['progress']}); late bars mean the lead is contested to the end.",
+                           plots.decided_point_histogram(sh["decided_hist"], sh["decided_point"])))
     from cardlab.sim.registry import get_game
 
     own = get_game(s["game"]).report_figures
@@ -562,6 +570,9 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None, 
     if _play_rows(s):
         parts += ["<h2>Scores and events</h2>", f"<p>{e(PLAY_NOTE)}</p>",
                   _html_table(("", "per game"), _play_rows(s))]
+    if shape_rows(s):
+        parts += ["<h2>The shape of the game</h2>", f"<p>{e(SHAPE_NOTE)}</p>",
+                  _html_table(("", "value (95% interval)"), shape_rows(s))]
     for f in figs:
         if f.name == "card_power":
             parts.append("<h2>Card power</h2>")
@@ -622,6 +633,9 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None, ca
         lines += ["## Why games stuck", "", STUCK_NOTE, "", _fmt_table_md(STUCK_HEADERS, stuck_rows(s)), ""]
     if _play_rows(s):
         lines += ["## Scores and events", "", PLAY_NOTE, "", _fmt_table_md(("", "per game"), _play_rows(s)), ""]
+    if shape_rows(s):
+        lines += ["## The shape of the game", "", SHAPE_NOTE, "",
+                  _fmt_table_md(("", "value (95% interval)"), shape_rows(s)), ""]
     for f in figs:
         if f.name == "card_power":
             lines += ["## Card power", "", IWD_NOTE, ""]

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from cardlab.analysis.shape import shape_line, shape_summary
 from cardlab.analysis.stats import diff_independent, diff_multinomial, wilson
 from cardlab.sim.runner import RunResult
 from cardlab.sim.tally import WIN_UNIT
@@ -148,6 +149,7 @@ def summarize(result: RunResult) -> dict[str, Any]:
     out[f"sd_{game.score_name}_by_seat"] = [
         _r(max(0.0, q / n - (x / n) ** 2) ** 0.5) for x, q in zip(t.score, t.score_sq)]
     out["card_power"] = card_power(result)
+    out["shape"] = shape_summary(t, game)
     out["elapsed_s"] = round(result.elapsed_s, 3)
     out["games_per_second"] = round(result.games_per_second, 1)
     return out
@@ -205,6 +207,8 @@ def render_text(summary: dict[str, Any]) -> str:
         for name, v in s["win_rate_by_strategy"].items():
             lines.append(f"  {name}: {_pct(v['win_rate'])} [{_pct(v['ci'][0])}, {_pct(v['ci'][1])}]")
     lines.append(length_line(s["length"]))
+    if s.get("shape"):
+        lines.append(shape_line(s["shape"]))
     lines.append("End conditions: " + ", ".join(f"{k} {v:,}" for k, v in s["end_conditions"].items()))
     cp = [c for c in s["card_power"] if c["iwd"] is not None]
     if cp:

@@ -41,16 +41,20 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from cardlab.analysis.shape import LABEL as SHAPE_LABEL, METRICS as SHAPE_METRICS
 from cardlab.analysis.tables import bh_adjust, holm_adjust
 from cardlab.sim.errors import InputError
 from cardlab.sim.runner import RunResult, Setup, make_setup
-from cardlab.sim.tally import Tally
+from cardlab.sim.tally import SHAPE_ROW_COLS, Tally
 
 SPECIAL = ("players", "strategies")
-BLOCK = 1_000_000   # games per runner call: the per-game rows stay small (7 bytes a game)
-METRICS = ("first_player_advantage", "mean_length", "unfinished_rate", "no_winner_rate")
+BLOCK = 1_000_000   # games per runner call: the per-game rows stay small (23 bytes a game)
+FORMAT = 2          # a saved variant's files (2: with the per-game shape columns)
+# the shape of a game (analysis/shape.py) is compared per game too: lead changes over the
+# games that finished in both variants, each rate over the games where it applies in both
+METRICS = ("first_player_advantage", "mean_length", "unfinished_rate", "no_winner_rate") + SHAPE_METRICS
 METRIC_LABEL = {"first_player_advantage": "first-player advantage", "mean_length": "mean length (finished games)",
-                "unfinished_rate": "unfinished rate", "no_winner_rate": "no-winner rate"}
+                "unfinished_rate": "unfinished rate", "no_winner_rate": "no-winner rate"} | SHAPE_LABEL
 
 
 # ---------------------------------------------------------------------------- the grid
@@ -176,7 +180,8 @@ class VariantResult:
     length: np.ndarray         # per game index: length, unfinished, winner mask
     unfinished: np.ndarray
     mask: np.ndarray
-    reused: bool = False
+    shape: np.ndarray          # per game index, the row's shape columns (sim/shape.py;
+    reused: bool = False       # lead changes, comeback, decided point in 1/1000, close; -1: n/a)
 
 
 def widest_half_width(tally: Tally) -> float:
@@ -187,7 +192,8 @@ def widest_half_width(tally: Tally) -> float:
 
 
 def _play(setup: Setup, start: int, count: int, jobs: int | None, progress) -> tuple:
-    """Games [start, start + count) in blocks: (tally data, length, unfinished, mask, seconds)."""
+    """Games [start, start + count) in blocks: (tally data, length, unfinished, mask, shape,
+    seconds)."""
     from cardlab.sim import runner
 
     data = None
@@ -198,9 +204,9 @@ def _play(setup: Setup, start: int, count: int, jobs: int | None, progress) -> t
         r = runner.run(setup, n, jobs, keep_rows=True, progress=progress, start=lo)
         data = r.tally.data.copy() if data is None else data + r.tally.data
         parts.append((r.rows[:, 0].astype(np.int32), r.rows[:, 1].astype(np.int8),
-                      r.rows[:, 2].astype(np.int16)))
+                      r.rows[:, 2].astype(np.int16), r.rows[:, -SHAPE_ROW_COLS:].astype(np.int32)))
         secs += r.elapsed_s
-    return (data, *(np.concatenate([p[i] for p in parts]) for i in range(3)), secs)
+    return (data, *(np.concatenate([p[i] for p in parts]) for i in range(4)), secs)
 
 
 def play_variant(v: Variant, games: int, jobs: int | None = None, precision: float | None = None,
@@ -208,16 +214,16 @@ def play_variant(v: Variant, games: int, jobs: int | None = None, precision: flo
     """Play a variant's games 0..games-1 and, with ``precision``, keep doubling (the next
     game indices) while its widest seat interval is wider than +/- precision."""
     s = v.setup
-    data, length, unf, mask, secs = _play(s, 0, games, jobs, progress)
+    data, length, unf, mask, shp, secs = _play(s, 0, games, jobs, progress)
     n = games
     cap = max_games or games
     while precision and n < cap and widest_half_width(Tally(s.game.tally, data, s.players)) > precision:
         add = min(n, cap - n)
-        d2, l2, u2, m2, t2 = _play(s, n, add, jobs, progress)
+        d2, l2, u2, m2, h2, t2 = _play(s, n, add, jobs, progress)
         data, secs, n = data + d2, secs + t2, n + add
-        length, unf, mask = (np.concatenate(x) for x in ((length, l2), (unf, u2), (mask, m2)))
+        length, unf, mask, shp = (np.concatenate(x) for x in ((length, l2), (unf, u2), (mask, m2), (shp, h2)))
     res = RunResult(s, n, Tally(s.game.tally, data, s.players), secs)
-    return VariantResult(v, res, length, unf, mask)
+    return VariantResult(v, res, length, unf, mask, shp)
 
 
 def _save(folder: Path, vr: VariantResult, identity: dict) -> None:
@@ -227,9 +233,9 @@ def _save(folder: Path, vr: VariantResult, identity: dict) -> None:
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
     np.save(tmp / "tally.npy", vr.result.tally.data)
-    np.savez(tmp / "games.npz", length=vr.length, unfinished=vr.unfinished, mask=vr.mask)
+    np.savez(tmp / "games.npz", length=vr.length, unfinished=vr.unfinished, mask=vr.mask, shape=vr.shape)
     meta = {"identity": identity, "games": vr.result.games, "elapsed_s": vr.result.elapsed_s,
-            "label": vr.variant.label, "values": vr.variant.values, "format": 1}
+            "label": vr.variant.label, "values": vr.variant.values, "format": FORMAT}
     (tmp / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
     os.replace(tmp, folder)
 
@@ -239,20 +245,20 @@ def _load(folder: Path, v: Variant, identity: dict) -> VariantResult:
     s = v.setup
     try:
         meta = json.loads((folder / "meta.json").read_text())
-        if meta.get("format") != 1 or meta.get("identity") != identity:
+        if meta.get("format") != FORMAT or meta.get("identity") != identity:
             raise ValueError("it was played by a different command")
         data = np.load(folder / "tally.npy", allow_pickle=False)
         z = np.load(folder / "games.npz", allow_pickle=False)
-        length, unf, mask = z["length"], z["unfinished"], z["mask"]
+        length, unf, mask, shp = z["length"], z["unfinished"], z["mask"], z["shape"]
         n = int(meta["games"])
         if data.dtype != np.int64 or data.shape != (s.game.tally.size(s.game.max_length(s.rules)),) \
-                or int(data[0]) != n or not (len(length) == len(unf) == len(mask) == n):
+                or int(data[0]) != n or not (len(length) == len(unf) == len(mask) == len(shp) == n):
             raise ValueError("its files do not match")
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise InputError(f"cannot reuse the saved sweep variant in {str(folder)!r} ({e}): remove "
                          f"that folder to play it again") from None
     res = RunResult(s, n, Tally(s.game.tally, data, s.players), float(meta.get("elapsed_s", 0.0)))
-    return VariantResult(v, res, length, unf, mask, reused=True)
+    return VariantResult(v, res, length, unf, mask, shp, reused=True)
 
 
 # ---------------------------------------------------------------------------- statistics
@@ -267,8 +273,14 @@ def per_game(vr: VariantResult, n: int) -> dict[str, np.ndarray]:
     # a capped game has no length of its own: NaN, so it pairs with nothing (the mean length
     # is compared over the games that finished in both variants)
     length = np.where(vr.unfinished[:n] != 0, np.nan, vr.length[:n].astype(float))
+    # the shape: NaN where a figure does not apply to a game (capped, no winner, no sole
+    # leader at half-time, a shared win), so it pairs only with games where it applies in both
+    sh = vr.shape[:n].astype(float)
+    sh[sh < 0] = np.nan
     return {"first_player_advantage": seat0 - 1.0 / P, "mean_length": length,
-            "unfinished_rate": vr.unfinished[:n].astype(float), "no_winner_rate": (mask == 0).astype(float)}
+            "unfinished_rate": vr.unfinished[:n].astype(float), "no_winner_rate": (mask == 0).astype(float),
+            "lead_changes": sh[:, 0], "comeback_rate": sh[:, 1], "decided_point": sh[:, 2] / 1000.0,
+            "close_finish_rate": sh[:, 3]}
 
 
 def paired_difference(a: np.ndarray, b: np.ndarray, z: float = 1.959963984540054) -> dict[str, float]:
@@ -328,6 +340,10 @@ def _row(vr: VariantResult, keys: list[str], maxp: int, is_base: bool) -> dict[s
     row["unfinished_rate_lo"], row["unfinished_rate_hi"] = s["unfinished_rate_ci"] if "unfinished_rate_ci" in s \
         else (np.nan, np.nan)
     row["no_winner_rate"] = s["no_winner_rate"]
+    for m in SHAPE_METRICS:  # the shape over the variant's own games (analysis/shape.py)
+        v, ci = s["shape"][m], s["shape"][f"{m}_ci"]
+        row[m] = np.nan if v is None else v
+        row[f"{m}_lo"], row[f"{m}_hi"] = (np.nan if x is None else x for x in ci)
     row["baseline"] = is_base
     row["reused"] = vr.reused
     row["_card_power"] = {c["card"]: c["iwd"] for c in s["card_power"] if c["iwd"] is not None}
@@ -373,6 +389,11 @@ def verdict_line(label: str, cmp: pd.DataFrame, base_row: dict, row: dict, unit:
             continue  # the same games: said once
         if u is not None and u["significant"]:
             parts.append(f"moves the {METRIC_LABEL[key]} from {_pct(base_row[key])} to {_pct(row[key])}")
+    for key in SHAPE_METRICS:
+        u = by.get(key)
+        if u is not None and u["significant"]:
+            show = (lambda x: f"{x:.2f}") if key == "lead_changes" else _pct
+            parts.append(f"moves the {METRIC_LABEL[key]} from {show(base_row[key])} to {show(row[key])}")
     if not parts:
         return f"{label}: no measurable difference from the baseline"
     return f"{label} " + ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] + "."

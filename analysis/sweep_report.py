@@ -135,7 +135,7 @@ CMP_HEADERS = ("variant", "metric", "baseline", "variant value", "difference [95
 def _cmp_rows(res: SweepResult) -> list[tuple]:
     out = []
     for _, r in res.comparison.iterrows():
-        scale = 1 if r["metric"] == "mean_length" else 100
+        scale = 1 if r["metric"] in ("mean_length", "lead_changes") else 100
         unit = "" if scale == 1 else " pts"
         out.append((r["variant"], METRIC_LABEL[r["metric"]], f"{scale * r['baseline_value']:.3g}",
                     f"{scale * r['variant_value']:.3g}",

@@ -25,6 +25,7 @@ its cell contents, and a dispatcher pickles with a per-process id), and
 import numpy as np
 from numba import njit
 
+from cardlab.sim import shape
 from cardlab.sim.jit import MAX_PARAMS, helper
 from cardlab.sim.record import record_game
 from cardlab.sim.rng import seed_game
@@ -69,18 +70,24 @@ def play_on(st, sids, params, E, choose, step, decide=None, search_id=-1):
 
 @njit(cache=True, nogil=True, inline="always")
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-              E, setup, choose, step, decide=None, search_id=-1):
+              E, setup, choose, step, progress, decide=None, search_id=-1):
     """Play games [start, stop) and add them to ``tally``; ``rows`` (if it has rows)
-    gets one line per game: length, unfinished, winner mask, score per seat.  With
-    ``capacity`` > 0 (trace mode, one game) the returned state holds up to
+    gets one line per game: length, unfinished, winner mask, score per seat, then the
+    game's shape (``sim/shape.py``: ``progress(st, seat)`` is the game's progress score;
+    the game notes the standing at the end of each turn, the engine the final one).
+    With ``capacity`` > 0 (trace mode, one game) the returned state holds up to
     ``capacity`` events after the state; ``st[S_NEV]`` says how many there were."""
     st = np.zeros(E.size + capacity * E.trace_row, dtype=np.int64)
     st[E.rules:E.rules + E.n_rules] = rules
     P = rules[0]
     for g in range(start, stop):
         seed_game(st, seed, g)
+        shape.begin(st, E)
         setup(st)
         play_on(st, sids, params, E, choose, step, decide, search_id)
+        shape.end(st, E, progress)
         record_game(tally, lay, rows, g - start, P, st[E.mask], st[E.length],
                     st[E.unfinished] != 0, st[E.end], st, E.held, E.played, E.score, E.evc)
+        shape.record_shape(tally, lay, rows, g - start, st, E.shape, P, E.close, st[E.mask],
+                           st[E.length], st[E.unfinished] != 0)
     return st

@@ -19,7 +19,7 @@ import numpy as np
 from cardlab.sim.errors import InputError
 from cardlab.sim.knobs import Knob, resolve
 from cardlab.sim.schema import KIND_BIT
-from cardlab.sim.tally import TallyLayout
+from cardlab.sim.tally import SHAPE_ROW_COLS, TallyLayout
 from cardlab.strategies.base import Strategy
 
 
@@ -70,8 +70,20 @@ class Game:
 
     @property
     def row_width(self) -> int:
-        """A per-game row: length, unfinished, winner mask, then a score per seat."""
-        return 3 + self.layout.S.maxp
+        """A per-game row: length, unfinished, winner mask, a score per seat, then the
+        game's shape (``sim/tally.SHAPE_ROW_COLS``: lead changes, comeback, decided point in
+        thousandths, close finish; -1 where a figure does not apply)."""
+        return 3 + self.layout.S.maxp + SHAPE_ROW_COLS
+
+    @property
+    def progress_what(self) -> str:
+        """What the game's progress score counts (``S.progress``; ``sim/shape.py``)."""
+        return self.layout.S.progress_what
+
+    @property
+    def close_margin(self) -> int:
+        """A finish is close when the winner's progress beats the best loser's by at most this."""
+        return self.layout.S.close_margin
 
     @property
     def kernel_module(self) -> str:

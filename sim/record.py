@@ -12,13 +12,13 @@ from cardlab.sim.tally import WIN_UNIT, TallyLayout
 
 # indices into the layout array handed to the kernels
 L_MAXP, L_NT, L_NEND, L_NEV, L_WIN, L_END, L_EVENTS, L_SCORE, L_SCORE_SQ, \
-    L_HELD, L_HELD_WIN, L_PLAYED, L_PLAYED_WIN, L_HIST = range(14)
+    L_HELD, L_HELD_WIN, L_PLAYED, L_PLAYED_WIN, L_HIST, L_SHAPE = range(15)
 
 
 def layout_array(tl: TallyLayout) -> np.ndarray:
     return np.array([tl.maxp, tl.n_types, tl.n_end, tl.n_events, tl.win, tl.end, tl.events,
                      tl.score, tl.score_sq, tl.held, tl.held_win, tl.played, tl.played_win,
-                     tl.hist], dtype=np.int64)
+                     tl.hist, tl.shape], dtype=np.int64)
 
 
 @helper("void(ST, ST, EV, int64, int64, int64, int64, boolean, int64, ST, int64, int64, int64, int64)")

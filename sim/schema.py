@@ -64,6 +64,11 @@ DONE = 0  # st[S_PHASE] once a game is over; decisions are numbered from 1
 # t an action commits and bit KIND_BIT + k for its named action kind k (``RESTRICT_KINDS``)
 KIND_BIT = 32
 
+# the shape part (sim/shape.py): SHAPE_HEAD words, the final progress per seat, then the
+# sole leader of each turn, 4 bits a turn (SHAPE_LOG_WORDS * 16 turns)
+SHAPE_HEAD = 5
+SHAPE_LOG_WORDS = 64
+
 EVW = 9   # an event row in trace mode: kind, player (-1: chance), turn, then six fields
 
 
@@ -117,6 +122,8 @@ class Schema:
         self.give_start: tuple[str, ...] = ()
         self.give_pool: tuple[str, ...] = ()
         self.give_note = ""
+        self.progress_what = ""
+        self.close_margin = -1   # -1: no progress declared (the game has no shape figures)
         self.sealed = False
         if maxp > MAX_SEATS:
             raise SchemaError(f"{game}: {maxp} seats, at most {MAX_SEATS} (sim/rng.MAX_SEATS)")
@@ -194,7 +201,19 @@ class Schema:
         self._add("unfinished", 1, "1 when the game hit its cap", "book")
         self._add("end", 1, "how the game ended (an index into END_NAMES)", "book")
         self._add("nev", 1, "events written to the trace buffer", "book")
+        self._add("shape", SHAPE_HEAD + self.maxp + SHAPE_LOG_WORDS, "the shape of the game "
+                  "(sim/shape.py): the standing at the end of each turn, lead changes, the "
+                  "final progress per seat and a log of the sole leader per turn", "book")
         return self.zones_end
+
+    def progress(self, what: str, *, close: int) -> None:
+        """Declare the game's per-seat progress score (``moves.progress(st, seat)``: higher
+        is closer to winning; ``what`` says what it counts, e.g. "floors" or "minus the
+        cards left") and the margin at or below which a finish is close: the winner's
+        progress minus the best loser's (``sim/shape.py``)."""
+        if not isinstance(close, int) or isinstance(close, bool) or close < 0:
+            raise SchemaError(f"{self.game}: progress close margin {close!r}: a whole number >= 0 is needed")
+        self.progress_what, self.close_margin = what, close
 
     def scratch(self, name: str, size: int, help: str) -> int:
         """Working memory of the rules or of strategies (never a zone: a strategy's
@@ -313,7 +332,7 @@ class Schema:
         return EngineLayout(self.size, self.trace_row, o["rules"], len(self.rule_names), o["phase"],
                             o["actor"], o["held"], o["played"], o["score"], o["evc"], o["mask"],
                             o["length"], o["unfinished"], o["end"], o["nev"], self.zones_end,
-                            o.get("acts", -1))
+                            o.get("acts", -1), o["shape"], self.close_margin)
 
     # ------------------------------------------------------------ reading states
     def new_state(self, rules_vector: np.ndarray | None = None, capacity: int = 0) -> np.ndarray:
@@ -405,4 +424,5 @@ class Schema:
 
 
 EngineLayout = namedtuple("EngineLayout", "size trace_row rules n_rules phase actor held played "
-                                          "score evc mask length unfinished end nev zones_end acts")
+                                          "score evc mask length unfinished end nev zones_end acts "
+                                          "shape close")

@@ -16,6 +16,7 @@ card types:
     held_win[maxp, n_types]        ... and the seat's win units in those games
     played[maxp, n_types]          games in which the seat ever played it
     played_win[maxp, n_types]
+    shape[SHAPE_WORDS]             the shape of the finished games (sim/shape.py, SHAPE_FIELDS)
     hist[2 * (max_length + 1)]     games by length (turns or rounds) and whether the cap
                                    stopped them: word 2 t + 0 counts the games that finished
                                    at length t, word 2 t + 1 those the cap stopped at t (a
@@ -30,6 +31,29 @@ from dataclasses import dataclass
 import numpy as np
 
 WIN_UNIT = 840  # lcm(1..8): divisible by every possible number of sharing winners
+
+# The shape tallies (``sim/shape.py``), all over the games that finished (not capped):
+SHAPE_FIELDS = (
+    "measured",        # finished games
+    "lead_changes",    # lead changes summed over them ...
+    "lead_changes_sq",  # ... and their squares
+    "won",             # finished games with a winner
+    "half_led",        # ... that had a sole leader at half the game's length
+    "comebacks",       # ... who did not win
+    "half_unlogged",   # won games too long for the leader log (half past SHAPE_LOG_TURNS)
+    "decided",         # won games whose single winner is the sole leader at the end
+    "decided_milli",   # ... the decided point in thousandths, summed ...
+    "decided_milli_sq",  # ... and squared
+    "shared",          # won games with more than one winner (no single eventual winner)
+    "behind",          # won games whose single winner is not the sole leader at the end
+    "close",           # won games whose winner's margin is at most the game's close margin
+)
+DECIDED_BINS = 20      # the decided point's histogram: bin b holds (b/20, (b+1)/20]
+SHAPE_WORDS = len(SHAPE_FIELDS) + DECIDED_BINS
+SH = {name: i for i, name in enumerate(SHAPE_FIELDS)}
+SH_DECIDED_HIST = len(SHAPE_FIELDS)
+# per-game row columns after the scores: lead changes, comeback, decided point (1/1000), close
+SHAPE_ROW_COLS = 4
 
 
 @dataclass(frozen=True)
@@ -66,7 +90,9 @@ class TallyLayout:
     @property
     def played_win(self): return self.played + self.maxp * self.n_types
     @property
-    def hist(self): return self.played_win + self.maxp * self.n_types
+    def shape(self): return self.played_win + self.maxp * self.n_types
+    @property
+    def hist(self): return self.shape + SHAPE_WORDS
 
     def size(self, max_length: int) -> int:
         return self.hist + 2 * (max_length + 1)
@@ -120,6 +146,16 @@ class Tally:
     def played(self) -> np.ndarray: return self._seat_types(self.layout.played)
     @property
     def played_win(self) -> np.ndarray: return self._seat_types(self.layout.played_win) / WIN_UNIT
+    def shape(self, name: str) -> int:
+        """A shape tally by its name in ``SHAPE_FIELDS``."""
+        return int(self.data[self.layout.shape + SH[name]])
+
+    @property
+    def decided_hist(self) -> np.ndarray:
+        """Won games by their decided point, ``DECIDED_BINS`` bins of equal width."""
+        o = self.layout.shape + SH_DECIDED_HIST
+        return self.data[o:o + DECIDED_BINS]
+
     @property
     def finished_hist(self) -> np.ndarray:
         """Finished games (not stopped by the cap) by length: what every length figure

@@ -180,6 +180,26 @@ def check_trace_equals_fast(game_id: str, games: int = 3) -> None:
             assert result["scores"] == [int(x) for x in row[3:3 + setup.players]]
 
 
+def check_shape_noted(game_id: str, games: int = 300) -> None:
+    """The game declares a progress score and notes the standing at the end of its turns
+    (``sim/shape.py``): the shape columns of the per-game rows add up to the tallies, are
+    -1 for capped games, and some finished game had a sole leader at half-time (which only
+    a game that calls ``shape.turn_over`` can have)."""
+    from cardlab.sim.tally import SHAPE_ROW_COLS
+
+    game = get_game(game_id)
+    assert game.close_margin >= 0, "no progress score declared: S.progress(...) in layout.py"
+    setup = runner.make_setup(game_id, None, None, None, 7)
+    r = runner.run(setup, games, jobs=1, keep_rows=True)
+    t, cols, fin = r.tally, r.rows[:, -SHAPE_ROW_COLS:], r.rows[:, 1] == 0
+    assert (cols[~fin] == -1).all(), "a capped game has shape figures"
+    assert t.shape("measured") == fin.sum() and t.shape("lead_changes") == cols[fin, 0].sum()
+    assert t.shape("comebacks") == (cols[:, 1] == 1).sum() and t.shape("half_led") == (cols[:, 1] >= 0).sum()
+    assert t.shape("decided") == (cols[:, 2] >= 0).sum() == t.decided_hist.sum()
+    assert t.shape("half_led") > 0, ("no finished game had a sole leader at half-time: does kernel.py call "
+                                     "shape.turn_over(st, ENGINE, progress, t) where a turn ends?")
+
+
 def _cardlab() -> list[str]:
     exe = Path(sys.executable).parent / "cardlab"
     if exe.is_file() and os.access(exe, os.X_OK):
@@ -401,6 +421,7 @@ CHECKS: dict[str, Callable[[str], object]] = {
     "json_identity": check_json_identity,
     "bad_knobs": check_bad_knobs,
     "golden_trace": check_golden_trace,
+    "shape_noted": check_shape_noted,
 }
 
 

@@ -55,7 +55,8 @@ def test_html_is_self_contained_with_embedded_pngs(report):
     page = (report.out / "index.html").read_text()
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     imgs = IMG_RE.findall(page)
-    assert len(imgs) == 4  # seats, length, survival, card power
+    assert len(imgs) == 5  # seats, length, survival, decided point, card power
+    assert "The shape of the game" in page and "comeback rate" in page
     for b64 in imgs:
         png = base64.b64decode(b64)
         assert png.startswith(PNG_MAGIC) and len(png) > 5000
@@ -202,7 +203,7 @@ def test_tournament_hook(run2, tmp_path):
                         verdict="reference dominates")
     paths = build_report(run2, "cardlab report skyscraper", tmp_path, tournament=t)
     page = paths["index.html"].read_text()
-    assert len(IMG_RE.findall(page)) == 5 and "reference dominates" in page
+    assert len(IMG_RE.findall(page)) == 6 and "reference dominates" in page
     assert (tmp_path / "tournament.png").read_bytes().startswith(PNG_MAGIC)
     assert "tournament_matrix.csv" in paths
 
@@ -334,7 +335,7 @@ def test_every_image_visible_in_headless_chromium(report, chromium, tmp_path):
                   p.stdout)
     assert m, f"chromium did not run the check (rc {p.returncode}): {p.stderr[-800:]}"
     total, broken, widths = int(m[1]), int(m[2]), [int(w) for w in m[3].split(",") if w]
-    assert total == n_imgs == 4 and broken == 0
+    assert total == n_imgs == 5 and broken == 0
     assert all(w > 300 for w in widths)
 
     # and the unmodified page really paints: a screenshot that is not blank

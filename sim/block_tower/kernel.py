@@ -30,7 +30,8 @@ engine (``sim/engine.py``) bound to these functions.
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, search
+from cardlab.sim import engine, search, shape
+from cardlab.sim.block_tower.moves import progress
 from cardlab.sim.bits import popcount
 from cardlab.sim.block_tower.layout import (
     REDEAL,
@@ -156,6 +157,7 @@ def round_over(st):
     turn comes.  True when the game is over."""
     P = st[R_PLAYERS]
     r = st[S_ROUND] + 1  # rounds played, this one included
+    shape.turn_over(st, ENGINE, progress, r)  # the game's length is in rounds: round r ends
     best = 0
     for s in range(P):
         best = max(best, st[S_SCORES + s])
@@ -441,7 +443,7 @@ def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity
     """The shared engine on Block Tower (see sim/engine.py): games [start, stop) into
     ``tally``; in trace mode (``capacity`` > 0) every event of one game."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step)
+                            ENGINE, setup, choose, step, progress)
 
 
 # ---------------------------------------------------------------- the search player
@@ -460,7 +462,7 @@ def search_decide(st, me, p):
 def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on Block Tower, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, search_decide, ID.mcts)
+                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
 
 
 @helper("boolean(ST, int64, int64)")

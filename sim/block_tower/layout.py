@@ -122,6 +122,7 @@ S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
 S.give(start=("hands",), pool=("draw", "hands"),
        note="the seat's hand dealt for the first round (later rounds are dealt afresh); "
        "copies come from the draw pile and the other hands")
+S.progress("points", close=3)  # close: the runner-up at most one block (1-3 points) short
 S.seal(globals())
 # the per-block-value and per-seat knobs are read as R_D + points - 1, R_S + points - 1
 # and R_SKILL + seat: rule slots declared in a row

@@ -92,7 +92,7 @@ from cardlab.sim.block_tower.layout import (
 )
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
-from cardlab.sim.jit import helper
+from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import below, shuffle, uniform
 
@@ -642,3 +642,9 @@ def restrict_bits(st, k, a, b, c):
     if ph == D_BLOCK:
         return np.int64(1) << (0 if k < st[R_N1] else 1 if k < st[R_N12] else 2)
     return np.int64(0)
+
+
+@inline  # pasted into the engine's per-turn note: no call per seat and turn
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): its points."""
+    return st[S_SCORES + seat]

@@ -13,7 +13,8 @@ engine (``sim/engine.py``) bound to these functions.
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, search
+from cardlab.sim import engine, search, shape
+from cardlab.sim.crazy_eights.moves import progress
 from cardlab.sim.crazy_eights.layout import (
     REDEAL,
     A_DRAW, ANY, D_CALL, D_PLAY, EIGHT, END_BLOCKED, END_CAP, END_OUT, ENGINE, EV_DEAL,
@@ -171,6 +172,7 @@ def turns(st, me):
         if st[S_TURN] >= st[R_MAX_TURNS]:
             game_over(st, np.int64(0), END_CAP)
             return
+        shape.turn_over(st, ENGINE, progress, st[S_TURN])  # the turn before ends
         st[S_TURN] += 1
         st[S_ACTOR] = me
         st[S_DRAWN] = 0
@@ -232,7 +234,7 @@ def play_on(st, sids, params):
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on Crazy Eights (see sim/engine.py)."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step)
+                            ENGINE, setup, choose, step, progress)
 
 
 # ---------------------------------------------------------------- the search player
@@ -251,7 +253,7 @@ def search_decide(st, me, p):
 def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on Crazy Eights, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, search_decide, ID.mcts)
+                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
 
 
 @helper("boolean(ST, int64, int64)")

@@ -70,6 +70,7 @@ S.scratch("memory", MAXP * MEMW, "each seat's strategy memory (starver): MEMW nu
 S.give(start=("hands",), pool=("stock", "hands"),
        note="the seat's dealt hand (with seat 0's draws before its first play); copies "
        "come from the stock and the other hands, never the starter")
+S.progress("minus the cards left in hand", close=1)  # close: the runner-up on its last card
 S.seal(globals())
 # starver's memory, offsets within its seat's MEMW words: the turn of its last play + 1 (0:
 # none pending), the suit in force after that play, the next seat's hand size then, and the

@@ -7,7 +7,7 @@ import numpy as np
 from cardlab.sim.bits import lowest
 from cardlab.sim.engine import put_action
 from cardlab.sim.events import write_event
-from cardlab.sim.jit import helper
+from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import shuffle
 from cardlab.sim.crazy_eights.layout import (
@@ -162,3 +162,9 @@ def restrict_bits(st, k, a, b, c):
     if k == A_PLAY:
         return np.int64(1) << (a % 13)
     return np.int64(1) << KIND_BIT
+
+
+@inline  # pasted into the engine's per-turn note: no call per seat and turn
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): minus the cards left in its hand (0 is out)."""
+    return -st[S_HAND_N + seat]

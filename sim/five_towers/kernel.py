@@ -13,7 +13,8 @@ cleanup and the next round's offer.  ``run_games`` is the shared engine
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, search
+from cardlab.sim import engine, search, shape
+from cardlab.sim.five_towers.moves import progress
 from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.jit import inline
@@ -98,6 +99,7 @@ def ask(st, decision, seat):
 def open_round(st):
     """1. Offer: fill it from the draw pile (False when it comes up empty: the second
     run-out before any card is not a round).  2. Bidding: the start player speaks first."""
+    shape.turn_over(st, ENGINE, progress, st[S_ROUND])  # the round before ends
     st[S_ROUND] += 1
     reveal(st)
     if st[S_OFFER_N] == 0:
@@ -292,7 +294,7 @@ def play_on(st, sids, params):
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on 5 Towers (see sim/engine.py)."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step)
+                            ENGINE, setup, choose, step, progress)
 
 
 # ---------------------------------------------------------------- the search player
@@ -311,7 +313,7 @@ def search_decide(st, me, p):
 def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on 5 Towers, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, search_decide, ID.mcts)
+                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
 
 
 # ---------------------------------------------------------------- causal card power

@@ -105,6 +105,7 @@ S.give(start=("tow",), pool=("draw",),
        note="seats start with no cards: in both arms the seat starts with one card at the "
        "bottom of its tower of that kind, taken from the draw pile (IN: a copy of the type; "
        "OUT: a random card of another type)")
+S.progress("points if the game ended now (moves.score)", close=2)  # close: within two points
 S.seal(globals())
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
 # row of EVW numbers, then the snapshot st[:ZONES_END] after it

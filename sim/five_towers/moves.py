@@ -10,7 +10,7 @@ import numpy as np
 
 from cardlab.sim.bits import lowest, popcount
 from cardlab.sim.events import write_event
-from cardlab.sim.jit import helper
+from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import shuffle
 from cardlab.sim.five_towers.layout import (
@@ -533,3 +533,10 @@ def restrict_bits(st, k, a, b, c):
         card = st[S_OFFER + k]
         return (np.int64(1) << (card & 15)) | (np.int64(1) << (NV + ((card >> 4) & 7)))
     return np.int64(0)
+
+
+@inline  # pasted into the engine's per-turn note: no call per seat and turn
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): the points its towers and rubble would
+    score if the game ended now (``score``)."""
+    return score(st, seat)

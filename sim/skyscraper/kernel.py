@@ -10,7 +10,8 @@ chance parts (skips, the start-of-turn draw) up to the next seat's ``D_PLAY``.
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, search
+from cardlab.sim import engine, search, shape
+from cardlab.sim.skyscraper.moves import progress
 from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.jit import inline
@@ -158,6 +159,7 @@ def begin_turns(st, me):
                 return
             st[S_MARK_MOVES] = st[S_MOVES]
             mark_streams(st, P)
+        shape.turn_over(st, ENGINE, progress, st[S_TURN])  # the turn before ends
         st[S_TURN] += 1
         if start_turn(st, me):
             return
@@ -216,7 +218,7 @@ def play_on(st, sids, params):
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on Skyscraper (see sim/engine.py)."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step)
+                            ENGINE, setup, choose, step, progress)
 
 
 # ---------------------------------------------------------------- the search player
@@ -235,7 +237,7 @@ def search_decide(st, me, p):
 def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on Skyscraper, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, search_decide, ID.mcts)
+                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
 
 
 @helper("boolean(ST, int64, int64)")

@@ -69,6 +69,7 @@ S.scratch("shortcut_off", 1, "1: never jump to the turn cap on a stuck table (a 
 S.give(start=("hand",), pool=("draw", "hand"),
        note="the seat's dealt hand (with seat 0's first draw); copies come from the draw pile "
        "and the other hands")
+S.progress("floors in the tower", close=1)  # close: the runner-up one floor short
 S.seal(globals())
 # R_SPECIAL_COUNTS: special card counts in type order J..SUPER
 R_SPECIAL_COUNTS = (R_JOKERS, R_DOGS, R_BONES, R_HAMMERS, R_BALLS, R_SHAKES, R_TRUCKS,

@@ -8,7 +8,7 @@ import numpy as np
 
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
-from cardlab.sim.jit import helper
+from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import KIND_BIT
 
 from cardlab.sim.rng import below, shuffle
@@ -372,3 +372,9 @@ def restrict_bits(st, kind, a, b, c):
     if kind == A_DISCARD:
         return (np.int64(1) << a) | (np.int64(1) << (KIND_BIT + 2))
     return np.int64(1) << ACTION_CARD[kind]
+
+
+@inline  # pasted into the engine's per-turn note: no call per seat and turn
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): the floors in its tower."""
+    return st[S_NFL + seat]

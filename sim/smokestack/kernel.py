@@ -21,7 +21,8 @@ engine (``sim/engine.py``) bound to these functions.
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, search
+from cardlab.sim import engine, search, shape
+from cardlab.sim.smokestack.moves import progress
 from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.jit import inline
@@ -165,6 +166,7 @@ def ask_sweep_from(st, k):
                 st[S_ACTOR] = s
                 return
             k += 1
+    shape.turn_over(st, ENGINE, progress, st[S_TURN])  # the turn before (and this question) ends
     st[S_TURN] += 1
     st[S_ACTOR] = me
     st[S_PHASE] = D_DOUBLE if can_double(st, me) else D_SWAP
@@ -285,7 +287,7 @@ def play_on(st, sids, params):
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on Smokestack (see sim/engine.py)."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step)
+                            ENGINE, setup, choose, step, progress)
 
 
 # ---------------------------------------------------------------- the search player
@@ -304,7 +306,7 @@ def search_decide(st, me, p):
 def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on Smokestack, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, search_decide, ID.mcts)
+                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
 
 
 @helper("boolean(ST, int64, int64)")

@@ -96,6 +96,7 @@ S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
 S.give(start=("lay",), pool=("stock", "lay"),
        note="the seat's first layout after the setup chimneys; copies come from the stock and "
        "the other seats' layouts (a layout the swap makes a chimney is settled as at setup)")
+S.progress("chimneys", close=1)  # close: won by a single chimney
 S.seal(globals())
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event
 # row of EVW numbers, then the snapshot st[:ZONES_END] after it

@@ -10,7 +10,7 @@ import numpy as np
 
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
-from cardlab.sim.jit import helper
+from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import shuffle
 from cardlab.sim.smokestack.layout import (
@@ -317,3 +317,9 @@ def restrict_bits(st, k, a, b, c):
     if ph == D_SWAP and k == A_SWAP:
         return (np.int64(1) << (st[S_CENTER + c] >> 2)) | (np.int64(1) << (KIND_BIT + 2))
     return np.int64(0)
+
+
+@inline  # pasted into the engine's per-turn note: no call per seat and turn
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): its chimneys (what the game is won on)."""
+    return st[S_NCH + seat]

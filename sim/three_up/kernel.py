@@ -16,7 +16,8 @@ plays on exactly like the original.  ``run_games`` is the shared engine
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, search
+from cardlab.sim import engine, search, shape
+from cardlab.sim.three_up.moves import progress
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.jit import helper, inline
 from cardlab.sim.rng import shuffle
@@ -91,6 +92,7 @@ def give_begin(st):
 @inline
 def begin_turn(st, me):
     """Seat ``me``'s turn: every seat slot is a turn; it owes one discard."""
+    shape.turn_over(st, ENGINE, progress, st[S_TURN])  # the turn before ends
     st[S_TURN] += 1
     st[S_ACTOR] = me
     st[S_OWED] = 1
@@ -284,7 +286,7 @@ def play_on(st, sids, params):
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on 3UP 3DOWN (see sim/engine.py)."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step)
+                            ENGINE, setup, choose, step, progress)
 
 
 # ---------------------------------------------------------------- re-deals (sim/redeal.py)
@@ -337,7 +339,7 @@ def search_decide(st, me, p):
 def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on 3UP 3DOWN, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, search_decide, ID.mcts)
+                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
 
 
 @helper("boolean(ST, int64, int64)")

@@ -164,6 +164,7 @@ S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
 S.give(start=("hand", "down"), pool=("draw", "hand", "down"),
        note="the seat's nine dealt cards (six for the up choice, three face down); copies "
        "come from the draw pile and the other seats' dealt cards")
+S.progress("minus the cards left to shed (hand, up, down)", close=1)  # close: the runner-up one card from out
 S.seal(globals())
 R_TYPE = R_TYPE0  # noqa: F821 - st[R_TYPE + id]: the card type of card id (MAXC slots)
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event

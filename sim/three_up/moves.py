@@ -14,7 +14,7 @@ import numpy as np
 
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
-from cardlab.sim.jit import helper
+from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.three_up.layout import (
     A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, D_UP, EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW,
@@ -366,3 +366,10 @@ def restrict_bits(st, k, a, b, c):
     if ph == D_DRAW and k == 1:
         return np.int64(1) << (KIND_BIT + 1)
     return np.int64(0)
+
+
+@inline  # pasted into the engine's per-turn note: no call per seat and turn
+def progress(st, seat):
+    """The seat's progress score (``sim/shape.py``): minus the cards it has left to shed
+    (hand, up and down cards; 0 is out)."""
+    return -(st[S_HAND_N + seat] + st[S_UP_N + seat] + st[S_DOWN_N + seat])
