@@ -135,11 +135,11 @@ def _shape(s) -> list[Finding]:
         out.append(Finding("runaway_leader", 2, f"Runaway leaders: the leader at half time loses only "
                            f"{100 * cb:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}] of games.", cb, list(ci),
                            f"comeback rate < {100 * COMEBACK:.0f}%"))
-    dp, ci = sh.get("decided_point_median"), sh.get("decided_point_median_ci")
+    dp, ci = sh.get("decided_point"), sh.get("decided_point_ci")
     if dp is not None and ci and ci[1] is not None and ci[1] < DECIDED_EARLY:
-        out.append(Finding("decided_early", 1, f"Games are decided early: in half the games the winner leads "
-                           f"for good from {100 * dp:.0f}% of the game on.", dp, list(ci),
-                           f"median decided point < {100 * DECIDED_EARLY:.0f}% of the game"))
+        out.append(Finding("decided_early", 1, f"Games are decided early: on average the winner leads for good "
+                           f"from {100 * dp:.0f}% [{100 * ci[0]:.0f}, {100 * ci[1]:.0f}] of the game on.", dp, list(ci),
+                           f"mean decided point < {100 * DECIDED_EARLY:.0f}% of the game"))
     return out
 
 

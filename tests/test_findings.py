@@ -48,7 +48,7 @@ def test_unfinished_causal_played_and_shape_findings_in_order_of_severity():
                             {"card": "B", "play_rate": 0.5, "play_rate_ci": [0.4, 0.6]},
                             {"card": "C", "play_rate": 0.995, "play_rate_ci": [0.99, 0.999]}],
                 shape={"comeback_rate": 0.05, "comeback_rate_ci": [0.03, 0.08],
-                       "decided_point_median": 0.2, "decided_point_median_ci": [0.18, 0.22]})
+                       "decided_point": 0.2, "decided_point_ci": [0.18, 0.22]})
     f = F.findings(s)
     assert [x.kind for x in f] == ["unfinished", "causal_card", "runaway_leader", "decided_early",
                                    "never_played", "always_played"]
