@@ -66,7 +66,8 @@ class Restricted:
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "players": self.players, "player": self.player, "games": self.games,
-                "seed": self.seed, "restrictions": self.rows, "verdict": self.verdict,
+                "seed": self.seed, "restrictions": self.rows, "search_too_weak": too_weak(self.rows),
+                "verdict": self.verdict,
                 "elapsed_s": round(self.elapsed_s, 3)}
 
 
@@ -136,6 +137,14 @@ def run_restricted(game_id: str, never: str | list[str] | None = None, players: 
     return Restricted(game.id, P, base, games, seed, out, verdict, time.perf_counter() - t0)
 
 
+def too_weak(rows) -> bool:
+    """Several restrictions (3, and a quarter of those tested) clearly *raise* the restricted
+    player's win rate: the unrestricted search is too weak at its budget for its costs to
+    say anything about the game."""
+    helps = sum(1 for r in rows if r["helps"])
+    return helps >= 3 and 4 * helps >= len(rows)
+
+
 def _verdict(game_id, base, rows, fair) -> str:
     if not rows:
         return "No restriction was tested."
@@ -149,7 +158,11 @@ def _verdict(game_id, base, rows, fair) -> str:
             f"{100 * r['ci'][1]:.1f}])" for r in matters[:5]) + (" and more" if len(matters) > 5 else "") + ".")
     else:
         parts.append(f"No restriction costs {base} a clear share of its wins at this sample size.")
-    if helps:
+    if too_weak(rows):
+        parts.insert(0, f"Warning: {len(helps)} of {len(rows)} restrictions make {base} win more, so at this "
+                        "budget the search plays better when its choices are cut: these costs measure the "
+                        "search, not the game. Raise --iterations before reading them.")
+    elif helps:
         parts.append("Avoiding " + ", ".join(r["never"] for r in helps)
                      + " even helps: the unrestricted search does it when it should not (a search artefact "
                      "or a trap in the rules).")

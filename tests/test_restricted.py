@@ -78,3 +78,16 @@ def test_bad_restrictions_are_refused_in_one_line():
                            capture_output=True, text=True)
         assert p.returncode == 2 and words in p.stderr and p.stderr.strip().count("\n") == 0, p.stderr
     assert get_game("skyscraper").all_strategies["mcts"].row({"never": "J+DOG"})[3] == 3.0
+
+
+def test_a_search_that_wins_more_when_restricted_is_called_too_weak():
+    from cardlab.analysis.restricted import _verdict, too_weak
+
+    def row(name, cost, helps):
+        return {"never": name, "cost": cost, "ci": [cost - 0.05, cost + 0.05], "matters": cost > 0 and not helps,
+                "helps": helps}
+
+    weak = [row(str(i), -0.2, True) for i in range(3)] + [row("swap", 0.3, False)]
+    assert too_weak(weak) and _verdict("g", "mcts:iterations=8", weak, 0.25).startswith("Warning")
+    fine = [row("swap", 0.3, False), row("A", -0.2, True)] + [row(str(i), 0.0, False) for i in range(10)]
+    assert not too_weak(fine) and "even helps" in _verdict("g", "mcts:iterations=8", fine, 0.25)
