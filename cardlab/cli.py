@@ -172,6 +172,22 @@ def trace(game: str = typer.Argument(..., help="Game id."),
         print(f"wrote {len(lines) - 2} events of game {index} to {out}", file=sys.stderr)
 
 
+@app.command()
+def replay(trace_file: str = typer.Argument(..., metavar="TRACE.jsonl", help="A trace (`cardlab trace`, "
+                                            "`cardlab play --save`)."),
+           out: str = typer.Option("replay.html", "--out", "-o", help="The viewer page to write."),
+           seat: Optional[int] = typer.Option(None, "--seat", help="Open in this seat's view (what it "
+                                              "sees) instead of everything.")):
+    """Write a self-contained HTML replay viewer of one traced game: every zone per seat,
+    step back / forward / play (buttons, arrow keys), the events in words, and a toggle
+    between everything and what one seat sees."""
+    from cardlab.analysis.replay_view import read_trace, write_replay
+
+    lines = read_trace(trace_file)
+    p = write_replay(lines, out, seat=seat)
+    print(f"wrote a replay of {len(lines) - 2} events to {p}", file=sys.stderr)
+
+
 def _report_command(game_id, n_games, players, seed, sets, strategies, out,
                     tournament=None, tournament_games=None, pools=None, pools_games=None,
                     causal_games=0) -> str:
