@@ -522,7 +522,8 @@ def findings_html(s) -> list[str]:
     if not fs:
         return ["<h2>Findings</h2>", "<p id=\"findings\">No figure crosses a finding's threshold.</p>"]
     items = "".join(f"<li class=\"finding {e(f['severity_name'])}\" data-kind=\"{e(f['kind'])}\">"
-                    f"<b>{e(f['severity_name'])}</b>: {e(f['text'])} <span class=\"muted\">({e(f['threshold'])})</span></li>"
+                    f"<b>{e(f['severity_name'])}</b>: {e(f['text'])} <span class=\"muted\">({e(f['threshold'])})</span>"
+                    f"{replay_links_html(s, f.get('replays'))}</li>"
                     for f in fs)
     return ["<h2>Findings</h2>", f"<p class=\"muted\">{e(FINDINGS_NOTE)}</p>", f"<ol id=\"findings\">{items}</ol>"]
 
@@ -534,7 +535,47 @@ def findings_md(s) -> list[str]:
     if not fs:
         return ["## Findings", "", "No figure crosses a finding's threshold.", ""]
     return ["## Findings", "", FINDINGS_NOTE, ""] + [
-        f"{i}. **{f['severity_name']}**: {f['text']} ({f['threshold']})" for i, f in enumerate(fs, 1)] + [""]
+        f"{i}. **{f['severity_name']}**: {f['text']} ({f['threshold']})"
+        + (" Watch: " + ", ".join(f"[{_replay_title(s, h)}]({h})" for h in f["replays"]) + "." if f.get("replays") else "")
+        for i, f in enumerate(fs, 1)] + [""]
+
+
+REPLAYS_NOTE = ("Games sampled from this report's own setup (the first games of its seed), each chosen "
+                "from the sample's per-game rows to show something; open one to step through it, "
+                "with everything shown or only what one seat sees.")
+
+
+def _replay_title(s, href: str) -> str:
+    names = [r["title"] for r in s.get("replays") or [] if r["href"] == href]
+    return " / ".join(names) if names else href
+
+
+def replay_links_html(s, hrefs) -> str:
+    """" watch: <a>...</a>" links to replays (by href), or nothing."""
+    if not hrefs:
+        return ""
+    e = html.escape
+    links = ", ".join(f"<a class=\"replay-link\" href=\"{e(h, quote=True)}\">{e(_replay_title(s, h).lower())}</a>"
+                      for h in hrefs)
+    return f" <span class=\"watch\">Watch: {links}.</span>"
+
+
+def replays_html(s) -> list[str]:
+    e = html.escape
+    rs = s.get("replays")
+    if not rs:
+        return []
+    items = "".join(f"<li data-replay=\"{e(r['name'])}\"><a href=\"{e(r['href'], quote=True)}\">{e(r['title'])}</a> "
+                    f"<span class=\"muted\">(game {r['game_index']})</span>: {e(r['why'])}</li>" for r in rs)
+    return ["<h2>Replays</h2>", f"<p>{e(REPLAYS_NOTE)}</p>", f"<ul id=\"replays\">{items}</ul>"]
+
+
+def replays_md(s) -> list[str]:
+    rs = s.get("replays")
+    if not rs:
+        return []
+    return ["## Replays", "", REPLAYS_NOTE, ""] + [
+        f"- [{r['title']}]({r['href']}) (game {r['game_index']}): {r['why']}" for r in rs] + [""]
 
 
 def render_html(s, verdict_text, figs, command, tournament=None, variants=None, causal=None) -> str:
@@ -544,7 +585,7 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None, 
              f"<p class=\"muted\">{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
              f"strategies {e(', '.join(s['strategies']))}</p>",
              f"<p class=\"verdict\" id=\"verdict\">{e(verdict_text)}</p>",
-             *findings_html(s),
+             *findings_html(s), *replays_html(s),
              "<h2>Key numbers</h2>", _html_table(("", "value (95% interval)"), _key_rows(s))]
     if variants:
         parts += ["<h2>Rule variants</h2>", f"<p>{e(VARIANT_NOTE)}</p>",
@@ -607,7 +648,7 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None, ca
     lines = [f"# cardlab report: {s['game']}", "",
              f"{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
              f"strategies {', '.join(s['strategies'])}", "", "## Verdict", "", verdict_text, "",
-             *findings_md(s),
+             *findings_md(s), *replays_md(s),
              "## Key numbers", "", _fmt_table_md(("", "value (95% interval)"), _key_rows(s)), ""]
     if variants:
         lines += ["## Rule variants", "", VARIANT_NOTE, "",
@@ -649,7 +690,8 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None, ca
 
 
 def build_report(result, command: str, out_dir, tournament=None, variants=None,
-                 pools=None, stuck=None, causal=None, ladder=None, restricted=None) -> dict[str, Path]:
+                 pools=None, stuck=None, causal=None, ladder=None, restricted=None,
+                 replays=None) -> dict[str, Path]:
     """Write the report of ``result`` (a ``RunResult``) into ``out_dir``; ``command`` is the
     command line that reproduces it; ``tournament`` (optional) adds its heat map;
     ``variants`` (optional: [(\"knob=value\", summary), ...]) adds a rule-variant table;
@@ -658,7 +700,9 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
     ``analysis.causal.run_causal``'s object) shows the value of starting with each card
     beside IWD and uses it in the verdict instead of IWD; ``ladder`` (an
     ``analysis.ladder.Ladder``) the skill curve, ``restricted`` (an
-    ``analysis.restricted.Restricted``) the restricted-play table, with their verdicts.
+    ``analysis.restricted.Restricted``) the restricted-play table, with their verdicts;
+    ``replays`` (``analysis.replay_picks.sample_replays``' list) the sampled games, written
+    as viewer pages under ``replays/`` and linked from the findings that they show.
     Returns {name: path} for every file written."""
     from cardlab.analysis.summary import summarize
 
@@ -675,6 +719,15 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
     from cardlab.analysis.findings import findings
 
     s["findings"] = [f.to_dict() for f in findings(s | ({"causal_card_power": causal} if causal else {}))]
+    if replays:
+        from cardlab.analysis.replay_picks import link_findings, write_replays
+
+        try:
+            write_replays(replays, out)
+        except InputError as ex:
+            raise InputError(f"cannot write the replays into {str(out_dir)!r}: {ex}") from None
+        link_findings(s["findings"], replays)
+        s["replays"] = [r.to_dict() for r in replays]
     hist = np.asarray(result.tally.finished_hist)
     text = verdict(s, causal)
     figs = _figures(s, hist, tournament, capped=int(result.tally.unfinished))
@@ -711,6 +764,8 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
         write("summary.json", json.dumps(s | extra, indent=1) + "\n")
         write("report.md", render_md(s, text, figs, command, tournament, variants, causal))
         write("index.html", render_html(s, text, figs, command, tournament, variants, causal))
+        for r in s.get("replays") or []:
+            paths.setdefault(r["href"], out / r["href"])
     except OSError as e:
         raise InputError(f"cannot write the report into {str(out_dir)!r}: {e.strerror}") from None
     return paths
