@@ -13,7 +13,8 @@ by the schema's visibility (``analysis/trace_zones.py``) shows its count only.
 Elements carry data- attributes so a test can read the page back: ``#pos[data-step]`` (the
 event shown, 0-based), ``.zone[data-zone][data-seat][data-vis]`` (a zone block;
 ``data-hidden=n`` when hidden, else its cards as ``.card[data-card]``), ``#view[data-seat]``
-(the view: ``all`` or a seat), ``#event`` (the event's words).
+(the view: ``all`` or a seat), ``#event`` (the event's words; in a seat's view the cards
+it did not see move are ``?``, as in ``cardlab play``).
 """
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from typing import Any
 
 from cardlab.analysis.card_faces import css as faces_css
 from cardlab.analysis.card_faces import faces
-from cardlab.analysis.trace_zones import cards_in, zone_info
+from cardlab.analysis.trace_zones import cards_in, seat_view, zone_info
+from cardlab.play import mask_event, seen_cards
 from cardlab.play_words import describe_event
 from cardlab.sim.errors import InputError
 
@@ -86,6 +88,19 @@ def result_text(result: dict[str, Any], labels: list[str]) -> str:
     return f"Result: {who}{cap}; length {result.get('length')}; scores {result.get('scores')}."
 
 
+def event_texts(game, events: list[dict[str, Any]], players: int, labels: list[str], k: int) -> list[str]:
+    """Event ``k`` in words: as everyone sees it, then as each seat sees it (the cards the
+    seat did not see move shown as ``?``, as ``cardlab play`` shows a bot's draw)."""
+    ev = events[k]
+    out = [describe_event(ev, -1, labels)]
+    codes = set(cards_in(ev["state"]))
+    for s in range(players):
+        before = seat_view(game, events[k - 1]["state"], players, s) if k else {}
+        after = seat_view(game, ev["state"], players, s)
+        out.append(describe_event(mask_event(ev, codes, seen_cards(before, after)), s, labels))
+    return out
+
+
 def viewer_data(lines: list[dict[str, Any]]) -> dict[str, Any]:
     """What the page's script draws: the header's facts, every event with its words and
     state, each zone's visibility, the card faces and the result in words."""
@@ -103,8 +118,8 @@ def viewer_data(lines: list[dict[str, Any]]) -> dict[str, Any]:
             info.setdefault(zone, i)
         codes.update(cards_in(ev["state"]))
     evs = [{"step": ev.get("step", k), "turn": ev.get("turn"), "player": ev.get("player"),
-            "action": ev.get("action"), "text": describe_event(ev, -1, labels), "state": ev["state"]}
-           for k, ev in enumerate(events)]
+            "action": ev.get("action"), "texts": event_texts(game, events, players, labels, k),
+            "state": ev["state"]} for k, ev in enumerate(events)]
     return {"game": game.id, "title": game.title, "players": players, "labels": labels,
             "seed": header.get("seed"), "game_index": header.get("game_index"),
             "zones": info, "faces": faces(game, sorted(codes)), "events": evs,
@@ -195,7 +210,7 @@ SCRIPT = r"""
     $('pos').setAttribute('data-step', String(pos));
     $('pos').textContent = 'event ' + (pos + 1) + ' of ' + N + ' (step ' + ev.step + ', turn ' + ev.turn + ')';
     $('slider').value = String(pos);
-    $('event').textContent = ev.text;
+    $('event').textContent = ev.texts[view === 'all' ? 0 : view + 1];
     $('result').className = pos === N - 1 ? 'shown' : '';
     var table = $('table'), seats = $('seats');
     table.innerHTML = ''; seats.innerHTML = '';

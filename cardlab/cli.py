@@ -551,7 +551,8 @@ def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games pe
         entries.append({"game": gid, "title": setup.game.title, "href": f"{gid}/index.html",
                         "verdict": summary["verdict"], "games": n_games, "players": setup.players,
                         "ladder": lad.verdict if lad is not None else None,
-                        "findings": summary.get("findings", []),
+                        "findings": summary.get("findings", []), "summary": summary,
+                        "length_hist": [int(x) for x in result.tally.finished_hist],
                         "command": " ".join(["cardlab", "demo", "--games", str(n_games), "--out", str(out)])})
         print(f"{gid}: {summary['verdict']}" + (f"\n  skill: {lad.verdict}" if lad is not None else "") + "\n")
     index = write_demo_index(entries, root)
