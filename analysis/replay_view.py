@@ -8,7 +8,8 @@ zones on the table, then a panel per seat with its own zones, cards as faces
 or the arrow keys (Space plays, Home/End jump); the event is described in words
 (``cardlab/play_words.describe_event``, the trace's own event names and fields).  A
 selector switches between "everything" and "what seat s sees": a zone hidden from the seat
-by the schema's visibility (``analysis/trace_zones.py``) shows its count only.
+by the schema's visibility (``analysis/trace_zones.py``) shows its count only.  The address
+may name a moment: ``replay.html#e=12&seat=1`` opens event 12 (1-based) in seat 1's view.
 
 Elements carry data- attributes so a test can read the page back: ``#pos[data-step]`` (the
 event shown, 0-based), ``.zone[data-zone][data-seat][data-vis]`` (a zone block;
@@ -250,6 +251,10 @@ SCRIPT = r"""
     else if (e.key === 'End') { stop(); go(N - 1); e.preventDefault(); }
     else if (e.key === ' ') { play(); e.preventDefault(); }
   });
+  // a link may open a moment: replay.html#e=12&seat=1 (event 12, 1-based; seat 1's view)
+  var me = /(?:^|[#&])e=(\d+)/.exec(location.hash), ms = /(?:^|[#&])seat=(\d+)/.exec(location.hash);
+  if (me) pos = Math.max(0, Math.min(N - 1, parseInt(me[1], 10) - 1));
+  if (ms && parseInt(ms[1], 10) < D.players) view = parseInt(ms[1], 10);
   $('view').value = view === 'all' ? 'all' : String(view);
   render();
 })();
