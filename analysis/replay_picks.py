@@ -121,14 +121,17 @@ def pick(rows: np.ndarray, players: int, unit: str = "turns", score_name: str = 
                     f"{n:,} sampled games ({100 * capped.size / n:.1f}%) were."))
     idx, m, direction = margins(rows, players)
     if idx.size:
-        better = "more" if direction > 0 else "fewer"
+        def score_line(i: int) -> str:
+            w = int(mask[i]).bit_length() - 1
+            sc = [int(x) for x in rows[i, 3:3 + players]]
+            others = [x for s, x in enumerate(sc) if s != w]
+            best = max(others) if direction > 0 else min(others)
+            return f"seat {w} won, {score_name.replace('_', ' ')} {sc[w]} against the best other seat's {best}"
         i = int(idx[np.argmin(m)])
-        out.append(("closest", i, f"The closest finish of a {n:,}-game sample: the winner, seat "
-                    f"{int(mask[i]).bit_length() - 1}, had {m.min():g} {score_name} {better} than the best other seat."))
+        out.append(("closest", i, f"The closest finish of a {n:,}-game sample (margin {m.min():g}): {score_line(i)}."))
         i = int(idx[np.argmax(m)])
-        out.append(("lopsided", i, f"The most lopsided game of a {n:,}-game sample: the winner, seat "
-                    f"{int(mask[i]).bit_length() - 1}, had {m.max():g} {score_name} {better} than the best other "
-                    f"seat (the median margin is {float(np.median(m)):g})."))
+        out.append(("lopsided", i, f"The most lopsided game of a {n:,}-game sample (margin {m.max():g}; the median "
+                    f"margin is {float(np.median(m)):g}): {score_line(i)}."))
     won0 = np.flatnonzero((unf == 0) & (mask == 1))
     if players > 1 and won0.size:
         i = _first_closest(length, won0, float(np.median(length[won0])))
