@@ -215,7 +215,7 @@ def test_cli_report_and_bad_out(tmp_path):
     assert p.returncode == 0, p.stderr
     md = (out / "report.md").read_text()
     cmd = (f"cardlab report skyscraper --games 2000 --players 3 --seed 5 --set floors_to_win=4 "
-           f"--out {out}")
+           f"--causal-games 200 --out {out}")  # causal card power is on by default
     assert cmd in md
     js = json.loads((out / "summary.json").read_text())
     assert js["players"] == 3 and js["rules"]["floors_to_win"] == 4 and js["seed"] == 5
