@@ -62,7 +62,7 @@ def read_trace(path: str | Path) -> list[dict[str, Any]]:
 
 def check_trace(lines: list[dict[str, Any]], where: str = "trace") -> None:
     """InputError unless ``lines`` are header, events with a state, result."""
-    from cardlab.sim.registry import game_ids, get_game
+    from cardlab.sim.registry import game_ids
 
     if not lines or lines[0].get("type") != "header":
         raise InputError(f"bad trace {where!r}: the first line is not a header (write one with `cardlab trace`)")
@@ -71,7 +71,6 @@ def check_trace(lines: list[dict[str, Any]], where: str = "trace") -> None:
     gid = lines[0].get("game")
     if gid not in game_ids():
         raise InputError(f"bad trace {where!r}: unknown game {gid!r}; allowed: {', '.join(game_ids())}")
-    get_game(gid)
     events = lines[1:-1]
     if not events:
         raise InputError(f"bad trace {where!r}: no events")
@@ -89,16 +88,18 @@ def result_text(result: dict[str, Any], labels: list[str]) -> str:
     return f"Result: {who}{cap}; length {result.get('length')}; scores {result.get('scores')}."
 
 
-def event_texts(game, events: list[dict[str, Any]], players: int, labels: list[str], k: int) -> list[str]:
-    """Event ``k`` in words: as everyone sees it, then as each seat sees it (the cards the
+def event_texts(game, events: list[dict[str, Any]], players: int, labels: list[str],
+                info: dict[str, dict[str, Any]]) -> list[list[str]]:
+    """Every event in words: as everyone sees it, then as each seat sees it (the cards the
     seat did not see move shown as ``?``, as ``cardlab play`` shows a bot's draw)."""
-    ev = events[k]
-    out = [describe_event(ev, -1, labels)]
-    codes = set(cards_in(ev["state"]))
+    out = [[describe_event(ev, -1, labels)] for ev in events]
     for s in range(players):
-        before = seat_view(game, events[k - 1]["state"], players, s) if k else {}
-        after = seat_view(game, ev["state"], players, s)
-        out.append(describe_event(mask_event(ev, codes, seen_cards(before, after)), s, labels))
+        before: dict[str, Any] = {}
+        for k, ev in enumerate(events):
+            after = seat_view(game, ev["state"], players, s, info)
+            codes = set(cards_in(ev["state"]))
+            out[k].append(describe_event(mask_event(ev, codes, seen_cards(before, after)), s, labels))
+            before = after
     return out
 
 
@@ -118,9 +119,9 @@ def viewer_data(lines: list[dict[str, Any]]) -> dict[str, Any]:
         for zone, i in zone_info(game, ev["state"], players).items():
             info.setdefault(zone, i)
         codes.update(cards_in(ev["state"]))
+    texts = event_texts(game, events, players, labels, info)
     evs = [{"step": ev.get("step", k), "turn": ev.get("turn"), "player": ev.get("player"),
-            "action": ev.get("action"), "texts": event_texts(game, events, players, labels, k),
-            "state": ev["state"]} for k, ev in enumerate(events)]
+            "action": ev.get("action"), "texts": texts[k], "state": ev["state"]} for k, ev in enumerate(events)]
     return {"game": game.id, "title": game.title, "players": players, "labels": labels,
             "seed": header.get("seed"), "game_index": header.get("game_index"),
             "zones": info, "faces": faces(game, sorted(codes)), "events": evs,

@@ -79,9 +79,11 @@ def sees(visible: str, owner: int | None, seat: int | None) -> bool:
     return visible == OWNER and owner == seat
 
 
-def seat_view(game, state: dict[str, Any], players: int, seat: int | None) -> dict[str, Any]:
-    """``state`` as ``seat`` sees it (``seat`` None: everything, unchanged)."""
-    info = zone_info(game, state, players)
+def seat_view(game, state: dict[str, Any], players: int, seat: int | None,
+              info: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``state`` as ``seat`` sees it (``seat`` None: everything, unchanged); ``info`` is
+    ``zone_info``'s answer when the caller has it already."""
+    info = info if info is not None and set(info) >= set(state) else zone_info(game, state, players)
     out = {}
     for zone, value in state.items():
         i = info[zone]
