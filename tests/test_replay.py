@@ -171,6 +171,17 @@ def test_every_game_traces_open_in_the_viewer():
         if gid in ("crazy_eights", "smokestack"):  # suits in colour
             assert {f["c"] for f in d["faces"].values()} == {"suit-S", "suit-H", "suit-D", "suit-C"}
         assert "</script>" not in render_replay(lines).split('id="trace-data">')[1].split("</script>")[0]
+        # a seat's words hide what `cardlab play` hides from that seat (its seen_cards rule)
+        from cardlab.play import mask_event, seen_cards
+        from cardlab.play_words import describe_event
+
+        events, P = lines[1:-1], d["players"]
+        for s in range(P):
+            for k in range(min(40, len(events))):
+                before = seat_view(get_game(gid), events[k - 1]["state"], P, s) if k else {}
+                after = seat_view(get_game(gid), events[k]["state"], P, s)
+                want = describe_event(mask_event(events[k], codes, seen_cards(before, after)), s, d["labels"])
+                assert d["events"][k]["texts"][s + 1] == want
 
 
 # ------------------------------------------------------------------ the browser
