@@ -829,7 +829,9 @@ def _demo_panel(en: dict[str, Any]) -> str:
     if lad and lad.get("curve"):
         plots.append((skill_svg(lad["curve"], s.get("players") or en.get("players") or 2),
                       "Skill curve: each rung against the field; dashed: the fair share."))
-    replays = {r["href"]: r for r in s.get("replays") or []}
+    replays: dict[str, dict] = {}
+    for r in s.get("replays") or []:
+        replays.setdefault(r["href"], r)  # two picks of one game: the page is the first's
     fs = en.get("findings") or []
     items = "".join(
         f"<li class=\"finding {e(f['severity_name'])}\" data-kind=\"{e(f['kind'])}\"><b>{e(f['severity_name'])}</b>: "
@@ -844,10 +846,12 @@ def _demo_panel(en: dict[str, Any]) -> str:
                          f"{e(r['title'].lower())}</a>")
     return (f"<section class=\"panel\" id=\"game-{e(en['game'])}\" data-game=\"{e(en['game'])}\">"
             f"<h2><a href=\"{e(en['href'], quote=True)}\">{e(en['game'])}</a> <small>{e(en.get('title', ''))}</small></h2>"
-            f"{meta}<p class=\"verdict\">{e(en.get('verdict', ''))}</p>"
+            f"{meta}"
             + (f"<table class=\"figures\">{rows}</table>" if rows else "")
             + ("<div class=\"plots\">" + "".join(f"<figure>{svg}<figcaption>{e(cap)}</figcaption></figure>"
                                                 for svg, cap in plots) + "</div>" if plots else "")
+            + (f"<details><summary>Verdict</summary><p class=\"verdict\">{e(en.get('verdict', ''))}</p></details>"
+               if en.get("verdict") else "")
             + (f"<p class=\"ladder\"><b>Skill:</b> {e(en['ladder'])}</p>" if en.get("ladder") else "")
             + (f"<h3>Findings</h3><ul class=\"findings\">{items}</ul>" if fs else
                ("<p class=\"findings-none\">No figure crosses a finding's threshold.</p>" if "findings" in en else ""))
@@ -864,7 +868,8 @@ def _demo_overview(entries: Sequence[dict[str, Any]]) -> str:
         cells = []
         for sev in (3, 2, 1):
             kinds = [f["kind"].replace("_", " ") for f in fs if f.get("severity") == sev]
-            text = e(", ".join(kinds)) or "\u2014"
+            counted = [k + (f" \u00d7{kinds.count(k)}" if kinds.count(k) > 1 else "") for k in dict.fromkeys(kinds)]
+            text = e(", ".join(counted)) or "\u2014"
             cells.append(f"<td class=\"sev{sev}\" data-count=\"{len(kinds)}\">{text}</td>")
         rows.append(f"<tr data-game=\"{e(en['game'])}\"><th><a href=\"#game-{e(en['game'])}\">{e(en['game'])}</a></th>"
                     + "".join(cells) + "</tr>")

@@ -13,11 +13,13 @@ PAD_L, PAD_R, PAD_T, PAD_B = 34, 8, 10, 28
 BLUE, GREY, RED = "#1f77b4", "#999", "#c0392b"
 
 
-def _frame(kind: str, title: str, body: str) -> str:
+def _frame(kind: str, title: str, body: str, extra: int = 0) -> str:
+    """The <svg> around a plot; ``extra`` px below the usual height (slanted labels)."""
     e = html.escape
-    return (f"<svg class=\"plot\" data-plot=\"{kind}\" role=\"img\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" "
-            f"height=\"{H}\" xmlns=\"http://www.w3.org/2000/svg\"><title>{e(title)}</title>"
-            f"<rect x=\"0\" y=\"0\" width=\"{W}\" height=\"{H}\" fill=\"#fff\"/>{body}</svg>")
+    h = H + extra
+    return (f"<svg class=\"plot\" data-plot=\"{kind}\" role=\"img\" viewBox=\"0 0 {W} {h}\" width=\"{W}\" "
+            f"height=\"{h}\" xmlns=\"http://www.w3.org/2000/svg\"><title>{e(title)}</title>"
+            f"<rect x=\"0\" y=\"0\" width=\"{W}\" height=\"{h}\" fill=\"#fff\"/>{body}</svg>")
 
 
 def _y(v: float, lo: float, hi: float) -> float:
@@ -66,7 +68,7 @@ def intervals_svg(kind: str, title: str, labels: Sequence[str], rates: Sequence[
                        f"fill=\"#333\">{e(lab[:12])}</text></g>" if n <= 4 else  # many: slanted, so they never overlap
                        f"<text x=\"{x + 3:.1f}\" y=\"{H - PAD_B + 8}\" font-size=\"8\" text-anchor=\"end\" "
                        f"transform=\"rotate(-35 {x + 3:.1f} {H - PAD_B + 8})\" fill=\"#333\">{e(lab[:10])}</text></g>"))
-    return _frame(kind, title, "".join(body))
+    return _frame(kind, title, "".join(body), 0 if n <= 4 else 22)
 
 
 def seats_svg(rates: Sequence[float], cis: Sequence[Sequence[float]]) -> str:
