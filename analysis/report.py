@@ -530,7 +530,8 @@ def findings_html(s) -> list[str]:
     if not fs:
         return ["<h2>Findings</h2>", "<p id=\"findings\">No figure crosses a finding's threshold.</p>"]
     items = "".join(f"<li class=\"finding {e(f['severity_name'])}\" data-kind=\"{e(f['kind'])}\">"
-                    f"<b>{e(f['severity_name'])}</b>: {e(f['text'])} <span class=\"muted\">({e(f['threshold'])})</span></li>"
+                    f"<b>{e(f['severity_name'])}</b>: {e(f['text'])} <span class=\"muted\">({e(f['threshold'])})</span>"
+                    f"{replay_links_html(s, f.get('replays'))}</li>"
                     for f in fs)
     return ["<h2>Findings</h2>", f"<p class=\"muted\">{e(FINDINGS_NOTE)}</p>", f"<ol id=\"findings\">{items}</ol>"]
 
@@ -542,7 +543,47 @@ def findings_md(s) -> list[str]:
     if not fs:
         return ["## Findings", "", "No figure crosses a finding's threshold.", ""]
     return ["## Findings", "", FINDINGS_NOTE, ""] + [
-        f"{i}. **{f['severity_name']}**: {f['text']} ({f['threshold']})" for i, f in enumerate(fs, 1)] + [""]
+        f"{i}. **{f['severity_name']}**: {f['text']} ({f['threshold']})"
+        + (" Watch: " + ", ".join(f"[{_replay_title(s, h)}]({h})" for h in f["replays"]) + "." if f.get("replays") else "")
+        for i, f in enumerate(fs, 1)] + [""]
+
+
+REPLAYS_NOTE = ("Games sampled from this report's own setup (the first games of its seed), each chosen "
+                "from the sample's per-game rows to show something; open one to step through it, "
+                "with everything shown or only what one seat sees.")
+
+
+def _replay_title(s, href: str) -> str:
+    names = [r["title"] for r in s.get("replays") or [] if r["href"] == href]
+    return " / ".join(names) if names else href
+
+
+def replay_links_html(s, hrefs) -> str:
+    """" watch: <a>...</a>" links to replays (by href), or nothing."""
+    if not hrefs:
+        return ""
+    e = html.escape
+    links = ", ".join(f"<a class=\"replay-link\" href=\"{e(h, quote=True)}\">{e(_replay_title(s, h).lower())}</a>"
+                      for h in hrefs)
+    return f" <span class=\"watch\">Watch: {links}.</span>"
+
+
+def replays_html(s) -> list[str]:
+    e = html.escape
+    rs = s.get("replays")
+    if not rs:
+        return []
+    items = "".join(f"<li data-replay=\"{e(r['name'])}\"><a href=\"{e(r['href'], quote=True)}\">{e(r['title'])}</a> "
+                    f"<span class=\"muted\">(game {r['game_index']})</span>: {e(r['why'])}</li>" for r in rs)
+    return ["<h2>Replays</h2>", f"<p>{e(REPLAYS_NOTE)}</p>", f"<ul id=\"replays\">{items}</ul>"]
+
+
+def replays_md(s) -> list[str]:
+    rs = s.get("replays")
+    if not rs:
+        return []
+    return ["## Replays", "", REPLAYS_NOTE, ""] + [
+        f"- [{r['title']}]({r['href']}) (game {r['game_index']}): {r['why']}" for r in rs] + [""]
 
 
 def render_html(s, verdict_text, figs, command, tournament=None, variants=None, causal=None) -> str:
@@ -552,7 +593,7 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None, 
              f"<p class=\"muted\">{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
              f"strategies {e(', '.join(s['strategies']))}</p>",
              f"<p class=\"verdict\" id=\"verdict\">{e(verdict_text)}</p>",
-             *findings_html(s),
+             *findings_html(s), *replays_html(s),
              "<h2>Key numbers</h2>", _html_table(("", "value (95% interval)"), _key_rows(s))]
     if variants:
         parts += ["<h2>Rule variants</h2>", f"<p>{e(VARIANT_NOTE)}</p>",
@@ -618,7 +659,7 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None, ca
     lines = [f"# cardlab report: {s['game']}", "",
              f"{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
              f"strategies {', '.join(s['strategies'])}", "", "## Verdict", "", verdict_text, "",
-             *findings_md(s),
+             *findings_md(s), *replays_md(s),
              "## Key numbers", "", _fmt_table_md(("", "value (95% interval)"), _key_rows(s)), ""]
     if variants:
         lines += ["## Rule variants", "", VARIANT_NOTE, "",
@@ -663,7 +704,8 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None, ca
 
 
 def build_report(result, command: str, out_dir, tournament=None, variants=None,
-                 pools=None, stuck=None, causal=None, ladder=None, restricted=None) -> dict[str, Path]:
+                 pools=None, stuck=None, causal=None, ladder=None, restricted=None,
+                 replays=None) -> dict[str, Path]:
     """Write the report of ``result`` (a ``RunResult``) into ``out_dir``; ``command`` is the
     command line that reproduces it; ``tournament`` (optional) adds its heat map;
     ``variants`` (optional: [(\"knob=value\", summary), ...]) adds a rule-variant table;
@@ -672,7 +714,9 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
     ``analysis.causal.run_causal``'s object) shows the value of starting with each card
     beside IWD and uses it in the verdict instead of IWD; ``ladder`` (an
     ``analysis.ladder.Ladder``) the skill curve, ``restricted`` (an
-    ``analysis.restricted.Restricted``) the restricted-play table, with their verdicts.
+    ``analysis.restricted.Restricted``) the restricted-play table, with their verdicts;
+    ``replays`` (``analysis.replay_picks.sample_replays``' list) the sampled games, written
+    as viewer pages under ``replays/`` and linked from the findings that they show.
     Returns {name: path} for every file written."""
     from cardlab.analysis.summary import summarize
 
@@ -689,6 +733,15 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
     from cardlab.analysis.findings import findings
 
     s["findings"] = [f.to_dict() for f in findings(s | ({"causal_card_power": causal} if causal else {}))]
+    if replays:
+        from cardlab.analysis.replay_picks import link_findings, write_replays
+
+        try:
+            write_replays(replays, out)
+        except InputError as ex:
+            raise InputError(f"cannot write the replays into {str(out_dir)!r}: {ex}") from None
+        link_findings(s["findings"], replays)
+        s["replays"] = [r.to_dict() for r in replays]
     hist = np.asarray(result.tally.finished_hist)
     text = verdict(s, causal)
     figs = _figures(s, hist, tournament, capped=int(result.tally.unfinished))
@@ -725,34 +778,137 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
         write("summary.json", json.dumps(s | extra, indent=1) + "\n")
         write("report.md", render_md(s, text, figs, command, tournament, variants, causal))
         write("index.html", render_html(s, text, figs, command, tournament, variants, causal))
+        for r in s.get("replays") or []:
+            paths.setdefault(r["href"], out / r["href"])
     except OSError as e:
         raise InputError(f"cannot write the report into {str(out_dir)!r}: {e.strerror}") from None
     return paths
 
 
+DEMO_CSS = (" .overview td,.overview th{font-size:.9rem} .panel{border:1px solid #ddd;border-radius:8px;"
+            "padding:.4rem 1rem 1rem;margin:1.2rem 0;background:#fff} .panel h2{border:none;margin-top:.6rem}"
+            " .plots{display:flex;flex-wrap:wrap;gap:.8rem;margin:.6rem 0} .plots figure{margin:0}"
+            " .plots figcaption{font-size:.8rem;max-width:260px} .figures td{font-variant-numeric:tabular-nums}"
+            " .finding.severe b,.sev3{color:#b00020} .finding.notable b,.sev2{color:#a05a00} .sev1{color:#555}"
+            " body{max-width:72rem} .panel .verdict{font-size:.95rem}")
+
+def demo_figures(s: dict[str, Any]) -> list[tuple[str, str, str, Any]]:
+    """(key, label, text, value) of a game's key figures on the dashboard, from its summary."""
+    out = []
+    rates, cis = s.get("win_rate_by_seat"), s.get("win_rate_ci_by_seat")
+    if rates and cis:
+        out.append(("win_rate_by_seat", "win rate by seat [95%]",
+                    "; ".join(f"seat {i} {_pct(r)} [{_pct(c[0])}, {_pct(c[1])}]" for i, (r, c) in enumerate(zip(rates, cis))),
+                    rates))
+    e, ci = s.get("first_player_advantage"), s.get("first_player_advantage_ci")
+    if e is not None and ci:
+        label = "seat 0 edge, confounded by strategy [95%]" if s.get("seat_edge_confounded") else \
+            "seat 0 minus fair share [95%]"
+        out.append(("first_player_advantage", label, f"{_pts(e)} points [{_pts(ci[0])}, {_pts(ci[1])}]", e))
+    if s.get("balance") is not None:
+        out.append(("balance", "balance (1 - largest seat gap)", f"{s['balance']:.3f}", s["balance"]))
+    r, ci = s.get("unfinished_rate"), s.get("unfinished_rate_ci")
+    if r is not None:
+        out.append(("unfinished_rate", "unfinished (hit the cap)" + (" [95%]" if ci else ""),
+                    _pct(r, 2) + (f" [{_pct(ci[0], 2)}, {_pct(ci[1], 2)}]" if ci else ""), r))
+    L = s.get("length")
+    if L and L.get("median") is not None:
+        out.append(("length", "length of finished games",
+                    f"median {L['median']:g} {L['unit']}, p10 {L['p10']:g}, p90 {L['p90']:g}, mean {L['mean']:.1f}",
+                    L["median"]))
+    return out
+
+
+def _demo_panel(en: dict[str, Any]) -> str:
+    from cardlab.analysis.svg_plots import length_svg, seats_svg, skill_svg
+
+    e = html.escape
+    s = en.get("summary") or {}
+    base = en["href"].rsplit("/", 1)[0] + "/" if "/" in en["href"] else ""
+    meta = ""
+    if en.get("games") is not None:
+        meta = (f"<p class=\"muted\">{en['games']:,} games, {en.get('players', '?')} players"
+                + (f", strategies {e(', '.join(sorted(set(s['strategies']))))}" if s.get("strategies") else "")
+                + "</p>")
+    rows = "".join(f"<tr data-key=\"{e(k)}\"><th>{e(label)}</th><td data-value=\"{e(json.dumps(v), quote=True)}\">"
+                   f"{e(text)}</td></tr>" for k, label, text, v in demo_figures(s))
+    plots = []
+    if s.get("win_rate_by_seat") and s.get("win_rate_ci_by_seat"):
+        plots.append((seats_svg(s["win_rate_by_seat"], s["win_rate_ci_by_seat"]),
+                      "Win rate by seat, 95% intervals; dashed: the fair share."))
+    if en.get("length_hist") is not None:
+        plots.append((length_svg(en["length_hist"], (s.get("length") or {}).get("unit", "turns")),
+                      "Length of the finished games."))
+    lad = s.get("ladder")
+    if lad and lad.get("curve"):
+        plots.append((skill_svg(lad["curve"], s.get("players") or en.get("players") or 2),
+                      "Skill curve: each rung against the field; dashed: the fair share."))
+    replays: dict[str, dict] = {}
+    for r in s.get("replays") or []:
+        replays.setdefault(r["href"], r)  # two picks of one game: the page is the first's
+    fs = en.get("findings") or []
+    items = "".join(
+        f"<li class=\"finding {e(f['severity_name'])}\" data-kind=\"{e(f['kind'])}\"><b>{e(f['severity_name'])}</b>: "
+        f"{e(f['text'])}" + ("".join(f" <a class=\"replay-link\" href=\"{e(base + h, quote=True)}\">watch: "
+                                      f"{e(replays[h]['title'].lower() if h in replays else h)}</a>"
+                                      for h in f.get("replays") or [])) + "</li>" for f in fs)
+    seen, links = set(), []
+    for r in replays.values():
+        if r["href"] not in seen:
+            seen.add(r["href"])
+            links.append(f"<a href=\"{e(base + r['href'], quote=True)}\" data-replay=\"{e(r['name'])}\">"
+                         f"{e(r['title'].lower())}</a>")
+    return (f"<section class=\"panel\" id=\"game-{e(en['game'])}\" data-game=\"{e(en['game'])}\">"
+            f"<h2><a href=\"{e(en['href'], quote=True)}\">{e(en['game'])}</a> <small>{e(en.get('title', ''))}</small></h2>"
+            f"{meta}"
+            + (f"<table class=\"figures\">{rows}</table>" if rows else "")
+            + ("<div class=\"plots\">" + "".join(f"<figure>{svg}<figcaption>{e(cap)}</figcaption></figure>"
+                                                for svg, cap in plots) + "</div>" if plots else "")
+            + (f"<details><summary>Verdict</summary><p class=\"verdict\">{e(en.get('verdict', ''))}</p></details>"
+               if en.get("verdict") else "")
+            + (f"<p class=\"ladder\"><b>Skill:</b> {e(en['ladder'])}</p>" if en.get("ladder") else "")
+            + (f"<h3>Findings</h3><ul class=\"findings\">{items}</ul>" if fs else
+               ("<p class=\"findings-none\">No figure crosses a finding's threshold.</p>" if "findings" in en else ""))
+            + (f"<p class=\"replays\"><b>Replays:</b> {', '.join(links)}.</p>" if links else "")
+            + f"<p><a class=\"full\" href=\"{e(en['href'], quote=True)}\">The full report \u2192</a></p></section>")
+
+
+def _demo_overview(entries: Sequence[dict[str, Any]]) -> str:
+    """One row per game: its findings by severity, so which game has which problem shows at once."""
+    e = html.escape
+    rows = []
+    for en in entries:
+        fs = en.get("findings") or []
+        cells = []
+        for sev in (3, 2, 1):
+            kinds = [f["kind"].replace("_", " ") for f in fs if f.get("severity") == sev]
+            counted = [k + (f" \u00d7{kinds.count(k)}" if kinds.count(k) > 1 else "") for k in dict.fromkeys(kinds)]
+            text = e(", ".join(counted)) or "\u2014"
+            cells.append(f"<td class=\"sev{sev}\" data-count=\"{len(kinds)}\">{text}</td>")
+        rows.append(f"<tr data-game=\"{e(en['game'])}\"><th><a href=\"#game-{e(en['game'])}\">{e(en['game'])}</a></th>"
+                    + "".join(cells) + "</tr>")
+    return ("<table class=\"overview\" id=\"overview\"><tr><th>game</th><th>severe</th><th>notable</th>"
+            "<th>minor</th></tr>" + "".join(rows) + "</table>")
+
+
 def write_demo_index(entries: Sequence[dict[str, Any]], out_dir) -> Path:
-    """The demo's landing page: one row per game linking its report.  Each entry has
-    ``game``, ``title``, ``href`` (relative link to the game's index.html), ``verdict``
-    and optionally ``games``/``players``/``command``."""
+    """The demo's dashboard: an overview of every game's findings, then a panel per game
+    with its key figures, small inline SVG plots (seat win rates with intervals, the length
+    distribution, the skill curve), its findings linked to the replays that show them, and
+    links to the full report and its replays.  Each entry has ``game``, ``title``, ``href``
+    (relative link to the game's index.html), ``verdict`` and optionally ``games``,
+    ``players``, ``command``, ``ladder`` (its verdict), ``findings``, ``summary`` (the
+    report's summary.json object: figures, ``ladder``, ``replays``) and ``length_hist``
+    (finished games by length)."""
     e = html.escape
     out = prepare_out_dir(out_dir)
-    items = []
-    for en in entries:
-        meta = ""
-        if en.get("games") is not None:
-            meta = f" <span class=\"muted\">({en['games']:,} games, {en.get('players', '?')} players)</span>"
-        items.append(f"<li><h2><a href=\"{e(en['href'], quote=True)}\">{e(en['game'])}</a> "
-                     f"<small>{e(en.get('title', ''))}</small></h2>{meta}"
-                     f"<p class=\"verdict\">{e(en.get('verdict', ''))}</p>"
-                     + (f"<p class=\"ladder\"><b>Skill:</b> {e(en['ladder'])}</p>" if en.get("ladder") else "")
-                     + ("<ul class=\"findings\">" + "".join(
-                         f"<li><b>{e(f['severity_name'])}</b>: {e(f['text'])}</li>" for f in en["findings"])
-                        + "</ul>" if en.get("findings") else "")
-                     + "</li>")
     cmd = entries[0].get("command") if entries else None
-    page = (html_head("cardlab demo: every shipped game", " ul{list-style:none;padding:0}") +
-            f"<p>Each game simulated with its default rules, player count and strategies. "
-            f"Follow a game's name for its full report.</p><ul>{''.join(items)}</ul>"
+    page = (html_head("cardlab demo: every shipped game", DEMO_CSS) +
+            "<p>Each game simulated with its default rules, player count and strategies. A panel per "
+            "game: its key figures, plots, findings (each linked to a replay that shows it) and the "
+            "link to its full report.</p>"
+            + (_demo_overview(entries) if entries else "")
+            + "".join(_demo_panel(en) for en in entries)
             + (f"<p class=\"muted\">Made by <code>{e(cmd)}</code>, cardlab {e(cardlab_version())}.</p>" if cmd else "")
             + "</body></html>\n")
     p = out / "index.html"

@@ -172,6 +172,22 @@ def trace(game: str = typer.Argument(..., help="Game id."),
         print(f"wrote {len(lines) - 2} events of game {index} to {out}", file=sys.stderr)
 
 
+@app.command()
+def replay(trace_file: str = typer.Argument(..., metavar="TRACE.jsonl", help="A trace (`cardlab trace`, "
+                                            "`cardlab play --save`)."),
+           out: str = typer.Option("replay.html", "--out", "-o", help="The viewer page to write."),
+           seat: Optional[int] = typer.Option(None, "--seat", help="Open in this seat's view (what it "
+                                              "sees) instead of everything.")):
+    """Write a self-contained HTML replay viewer of one traced game: every zone per seat,
+    step back / forward / play (buttons, arrow keys), the events in words, and a toggle
+    between everything and what one seat sees."""
+    from cardlab.analysis.replay_view import read_trace, write_replay
+
+    lines = read_trace(trace_file)
+    p = write_replay(lines, out, seat=seat)
+    print(f"wrote a replay of {len(lines) - 2} events to {p}", file=sys.stderr)
+
+
 def _report_command(game_id, n_games, players, seed, sets, strategies, out,
                     tournament=None, tournament_games=None, pools=None, pools_games=None,
                     causal_games=0) -> str:
@@ -265,6 +281,22 @@ RESTRICTED_ITERATIONS = 32
 DEMO_LADDER_GAMES = 30
 
 
+def replay_games_for(setup, n_games: int) -> int:
+    """The default sample the report's replays are picked from: its first 2,000 games (the
+    report's own first games), fewer when the report has fewer or a seat searches."""
+    from cardlab.analysis.replay_picks import SAMPLE_GAMES
+
+    return min(200 if setup.searches else SAMPLE_GAMES, n_games)
+
+
+def _replays_for_report(setup, games: int, jobs):
+    if not games:
+        return None
+    from cardlab.analysis.replay_picks import sample_replays
+
+    return sample_replays(setup, games, jobs)
+
+
 def causal_games_for(n_games: int) -> int:
     """A report's default causal card power size: games per card type."""
     return min(2000, max(200, n_games // 50))
@@ -349,10 +381,15 @@ def report(game: str = typer.Argument(..., help="Game id."),
                                             "restriction in restricted play."),
            with_restricted: bool = typer.Option(True, "--restricted/--no-restricted", help="With --ladder: "
                                                 "also the restricted-play table."),
+           replay_games: Optional[int] = typer.Option(None, "--replay-games", help="Games of the sample "
+                                                      "run the embedded replays are chosen from (default: "
+                                                      "2,000, never more than --games; 200 when a seat "
+                                                      "plays mcts; 0: no replays)."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
            no_history: bool = NoHistOpt):
     """Simulate GAME and write a report folder: index.html (self-contained), report.md,
-    the figures as PNG, the raw tables as CSV and summary.json."""
+    the figures as PNG, the raw tables as CSV, summary.json and replays/ (viewer pages of
+    a few sampled games: typical, longest, capped, closest, most lopsided)."""
     import shlex
 
     from cardlab.analysis.pools import parse_pools
@@ -387,6 +424,9 @@ def report(game: str = typer.Argument(..., help="Game id."),
 
         budgets = parse_budgets(ladder_budgets)
         runner.check_counts(ladder_games, seed, jobs)
+    rg = replay_games_for(setup, n_games) if replay_games is None else replay_games
+    if not (0 <= rg <= runner.MAX_GAMES):
+        raise InputError(f"bad --replay-games {rg}: allowed 0 (no replays) to {runner.MAX_GAMES:,}")
     prepare_out_dir(out)  # a bad --out fails before the simulation, not after it
     advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
     with bar:
@@ -407,8 +447,13 @@ def report(game: str = typer.Argument(..., help="Game id."),
     if with_ladder:  # before --out, which the command line names last
         head, _, tail = command.rpartition(" --out ")
         command = f"{head} {_ladder_args(budgets, ladder_games, with_restricted)} --out {tail}"
+    if replay_games is not None:
+        head, _, tail = command.rpartition(" --out ")
+        command = f"{head} --replay-games {rg} --out {tail}"
+    replays = _replays_for_report(setup, rg, jobs)
     paths = build_report(result, command, out, tournament=t, variants=variants,
-                         pools=pool_result, stuck=stuck, causal=causal, ladder=lad, restricted=res_r)
+                         pools=pool_result, stuck=stuck, causal=causal, ladder=lad, restricted=res_r,
+                         replays=replays)
     print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
     from pathlib import Path
 
@@ -499,13 +544,15 @@ def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games pe
         causal = _causal_for_report(setup, None, cg, 1, jobs, None, quiet)
         head, _, tail = command.rpartition(" --out ")
         command = f"{head} --causal-games {cg} --out {tail}"
+        replays = _replays_for_report(setup, replay_games_for(setup, n_games), jobs)
         build_report(result, command, sub, tournament=t, variants=variants, pools=pool_result,
-                     stuck=stuck, ladder=lad, causal=causal)
+                     stuck=stuck, ladder=lad, causal=causal, replays=replays)
         summary = json.loads((sub / "summary.json").read_text())
         entries.append({"game": gid, "title": setup.game.title, "href": f"{gid}/index.html",
                         "verdict": summary["verdict"], "games": n_games, "players": setup.players,
                         "ladder": lad.verdict if lad is not None else None,
-                        "findings": summary.get("findings", []),
+                        "findings": summary.get("findings", []), "summary": summary,
+                        "length_hist": [int(x) for x in result.tally.finished_hist],
                         "command": " ".join(["cardlab", "demo", "--games", str(n_games), "--out", str(out)])})
         print(f"{gid}: {summary['verdict']}" + (f"\n  skill: {lad.verdict}" if lad is not None else "") + "\n")
     index = write_demo_index(entries, root)

@@ -27,6 +27,20 @@ def sky2():
     return s
 
 
+@pytest.fixture(scope="session")
+def demo_out(tmp_path_factory):
+    """`cardlab demo` at a small size, once for every test that reads its pages (the
+    report tests and the dashboard's browser test)."""
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("demo") / "demo"
+    p = subprocess.run([sys.executable, "-m", "cardlab.cli", "demo", "--games", "2000", "--ladder-games", "2",
+                        "--out", str(out), "--quiet"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return out
+
+
 @pytest.fixture(autouse=True)
 def _history_home(tmp_path_factory, monkeypatch):
     """Every test records its runs into a history of its own (never the user's)."""

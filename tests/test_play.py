@@ -69,6 +69,9 @@ def test_first_legal_action_to_the_end_saves_the_game_it_played(game, tmp_path):
             _, sids, params = setup.arrays()
             t.step(chooser(g)(int(sids[t.actor]), t.st, t.actor, tuple(float(x) for x in params[t.actor])))
     assert t.trace(header["strategies"]) == lines
+    from cardlab.analysis.replay_view import render_replay
+
+    assert 'id="trace-data"' in render_replay(lines, seat=1)  # the viewer opens a saved game
 
 
 @pytest.mark.parametrize("game", GAMES)

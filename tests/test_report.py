@@ -216,7 +216,7 @@ def test_cli_report_and_bad_out(tmp_path):
     assert p.returncode == 0, p.stderr
     md = (out / "report.md").read_text()
     cmd = (f"cardlab report skyscraper --games 2000 --players 3 --seed 5 --set floors_to_win=4 "
-           f"--out {out}")
+           f"--causal-games 200 --out {out}")  # causal card power is on by default
     assert cmd in md
     js = json.loads((out / "summary.json").read_text())
     assert js["players"] == 3 and js["rules"]["floors_to_win"] == 4 and js["seed"] == 5
@@ -232,10 +232,8 @@ def test_cli_report_and_bad_out(tmp_path):
     assert p.returncode == 2 and "Traceback" not in p.stderr
 
 
-def test_cli_demo_writes_index(tmp_path):
-    out = tmp_path / "demo"
-    p = cardlab("demo", "--games", "2000", "--ladder-games", "2", "--out", str(out), "--quiet")
-    assert p.returncode == 0, p.stderr
+def test_cli_demo_writes_index(demo_out):
+    out = demo_out
     page = (out / "index.html").read_text()
     from cardlab.sim.registry import game_ids
 

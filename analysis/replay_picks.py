@@ -1,0 +1,192 @@
+"""The sampled games a report embeds as replays, each chosen to show something.
+
+A small sample run of the report's own setup (the first ``SAMPLE_GAMES`` game indices of
+its seed: the same games as the report's first games) keeps its per-game rows (length,
+unfinished, winners, scores: ``runner.run(..., keep_rows=True)``).  From them:
+
+- ``typical``: a finished game whose length is the sample's median (the first such);
+- ``longest``: the longest finished game;
+- ``capped``: the first game the cap stopped, when any did;
+- ``closest`` / ``lopsided``: the single-winner finished games with the smallest and the
+  largest margin between the winner's score and the best other seat's.  Whether a higher
+  score is better is read off the sample (winners' scores against the others'), so a game
+  scored in cards left (3UP) counts the right way round; a game whose scores never differ
+  (Crazy Eights scored ``win``) has no margin and neither pick;
+- ``seat0_win``: a typical game won by seat 0 alone (the one shown for a seat edge).
+
+The rows carry no in-game progress, so "the biggest comeback" is not one of them: the
+closest finish and the most lopsided stand for it (see the README's Reports section).
+Each pick is then traced (``sim/trace.py``: the same kernel, so its result is the row's)
+and written as a viewer page ``replays/NAME.html``; two picks of one game share a page.
+
+Each finding (``analysis/findings.py``) links the replays that show it (``LINKS``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+SAMPLE_GAMES = 2_000
+
+ORDER = ("typical", "longest", "capped", "closest", "lopsided", "seat0_win")
+TITLES = {"typical": "A typical game", "longest": "The longest game", "capped": "A game stopped by the cap",
+          "closest": "The closest finish", "lopsided": "The most lopsided game",
+          "seat0_win": "A typical game won by seat 0"}
+
+# finding kind -> the replays that show it, best first (the first that exists is linked
+# first; every one that exists is linked)
+LINKS: dict[str, tuple[str, ...]] = {
+    "unfinished": ("capped",),
+    "runaway_leader": ("lopsided", "typical"),
+    "decided_early": ("lopsided", "typical"),
+    "seat_edge": ("seat0_win", "typical"),
+    "dominant_strategy": ("typical",),
+    "causal_card": ("typical", "lopsided"),
+    "never_played": ("typical",),
+    "always_played": ("typical",),
+}
+DEFAULT_LINKS = ("typical",)
+
+
+@dataclass
+class Replay:
+    name: str
+    index: int            # game index in the setup's seed sequence
+    why: str
+    length: int
+    unfinished: bool
+    winners: list[int]
+    scores: list[int]
+    href: str = ""
+    lines: list[dict[str, Any]] = field(default_factory=list, repr=False)
+
+    @property
+    def title(self) -> str:
+        return TITLES.get(self.name, self.name)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "title": self.title, "why": self.why, "game_index": self.index,
+                "href": self.href, "length": self.length, "unfinished": self.unfinished,
+                "winners": self.winners, "scores": self.scores}
+
+
+def _first_closest(values: np.ndarray, idx: np.ndarray, target: float) -> int:
+    """The first index of ``idx`` whose value is closest to ``target``."""
+    return int(idx[np.argmin(np.abs(values[idx] - target))])
+
+
+def margins(rows: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """(game indices with one winner that finished, their winning margins, direction):
+    direction +1 when a higher score is better, -1 when lower, 0 when scores never differ
+    (then no margins)."""
+    unf, mask = rows[:, 1], rows[:, 2]
+    scores = rows[:, 3:3 + players].astype(np.float64)
+    single = (unf == 0) & (mask > 0) & ((mask & (mask - 1)) == 0)
+    idx = np.flatnonzero(single)
+    if players < 2 or idx.size == 0:
+        return idx[:0], np.zeros(0), 0
+    winner = np.log2(mask[idx]).round().astype(np.int64)
+    mine = scores[idx, winner]
+    others = scores[idx].copy()
+    others[np.arange(idx.size), winner] = np.nan
+    gap = mine - np.nanmean(others, axis=1)
+    if not np.any(gap):
+        return idx[:0], np.zeros(0), 0
+    direction = 1 if gap.mean() > 0 else -1
+    best_other = np.nanmax(others, axis=1) if direction > 0 else np.nanmin(others, axis=1)
+    return idx, direction * (mine - best_other), direction
+
+
+def pick(rows: np.ndarray, players: int, unit: str = "turns", score_name: str = "score") -> list[tuple[str, int, str]]:
+    """(name, game index, why) for every pick the rows allow, in ``ORDER``."""
+    n = len(rows)
+    length, unf, mask = rows[:, 0], rows[:, 1], rows[:, 2]
+    done = np.flatnonzero(unf == 0)
+    out: list[tuple[str, int, str]] = []
+    if done.size:
+        med = float(np.median(length[done]))
+        i = _first_closest(length, done, med)
+        out.append(("typical", i, f"Its length, {int(length[i])} {unit}, is the median of the {done.size:,} "
+                    f"finished games of a {n:,}-game sample."))
+        i = int(done[np.argmax(length[done])])
+        out.append(("longest", i, f"The longest finished game of a {n:,}-game sample: {int(length[i])} {unit} "
+                    f"(the median is {med:g})."))
+    capped = np.flatnonzero(unf != 0)
+    if capped.size:
+        i = int(capped[0])
+        out.append(("capped", i, f"Stopped by the cap after {int(length[i])} {unit}: {capped.size:,} of the "
+                    f"{n:,} sampled games ({100 * capped.size / n:.1f}%) were."))
+    idx, m, direction = margins(rows, players)
+    if idx.size:
+        def score_line(i: int) -> str:
+            w = int(mask[i]).bit_length() - 1
+            sc = [int(x) for x in rows[i, 3:3 + players]]
+            others = [x for s, x in enumerate(sc) if s != w]
+            best = max(others) if direction > 0 else min(others)
+            return f"seat {w} won, {score_name.replace('_', ' ')} {sc[w]} against the best other seat's {best}"
+        i = int(idx[np.argmin(m)])
+        out.append(("closest", i, f"The closest finish of a {n:,}-game sample (margin {m.min():g}): {score_line(i)}."))
+        i = int(idx[np.argmax(m)])
+        out.append(("lopsided", i, f"The most lopsided game of a {n:,}-game sample (margin {m.max():g}; the median "
+                    f"margin is {float(np.median(m)):g}): {score_line(i)}."))
+    won0 = np.flatnonzero((unf == 0) & (mask == 1))
+    if players > 1 and won0.size:
+        i = _first_closest(length, won0, float(np.median(length[won0])))
+        out.append(("seat0_win", i, f"A game seat 0 won alone, of median length among the {won0.size:,} such games "
+                    f"of a {n:,}-game sample ({int(length[i])} {unit})."))
+    return out
+
+
+def sample_replays(setup, games: int = SAMPLE_GAMES, jobs: int | None = None) -> list[Replay]:
+    """The report's replays: a ``games``-game sample run of ``setup`` with its rows, the
+    picks, each traced."""
+    from cardlab.sim import runner
+    from cardlab.sim.trace import trace
+
+    game = setup.game
+    res = runner.run(setup, games, jobs, keep_rows=True)
+    rows = np.asarray(res.rows)
+    P = setup.players
+    traces: dict[int, list[dict[str, Any]]] = {}
+    out = []
+    for name, i, why in pick(rows, P, game.length_unit, game.score_name):
+        if i not in traces:
+            traces[i] = trace(setup, i)
+        r = rows[i]
+        out.append(Replay(name, i, why, int(r[0]), bool(r[1]),
+                          [s for s in range(P) if (int(r[2]) >> s) & 1], [int(x) for x in r[3:3 + P]],
+                          lines=traces[i]))
+    return out
+
+
+def link_findings(findings: list[dict[str, Any]], replays: list[Replay]) -> None:
+    """Give every finding its ``replays``: the hrefs of the replays that show it."""
+    by_name = {r.name: r for r in replays}
+    for f in findings:
+        hrefs = []
+        for name in LINKS.get(f["kind"], DEFAULT_LINKS):
+            r = by_name.get(name)
+            if r is not None and r.href not in hrefs:
+                hrefs.append(r.href)
+        f["replays"] = hrefs
+
+
+def write_replays(replays: list[Replay], out: Path, folder: str = "replays") -> None:
+    """Write each replay's viewer page into ``out/folder`` (two picks of one game share the
+    first one's page) and set its ``href`` (relative to ``out``)."""
+    from cardlab.analysis.replay_view import write_replay
+
+    seen: dict[int, str] = {}
+    for r in replays:
+        if r.index in seen:
+            r.href = seen[r.index]
+            continue
+        r.href = f"{folder}/{r.name}.html"
+        seen[r.index] = r.href
+        also = [x for x in replays if x.index == r.index and x is not r]
+        why = r.why + "".join(f" Also {x.title.lower()}: {x.why}" for x in also)
+        write_replay(r.lines, out / r.href, title=f"{r.title}: {r.lines[0]['game']}, game {r.index}",
+                     why=why, back="../index.html")

@@ -1,0 +1,98 @@
+"""A trace's zones and who may see them: the link between a trace's ``state`` (zones by
+the names of the rules page's "Trace" section) and the game's schema (``sim/schema.py``),
+whose parts carry the visibility (PUBLIC, OWNER, NOBODY) that ``sim/observe.py`` uses.
+
+Trace names and schema names mostly agree (``draw``, ``stock``) or differ by a plural
+(``hands`` for the schema's ``hand``).  The rest are listed in ``TRACE_ALIASES`` per game
+(a trace says ``discard`` where Skyscraper's schema says ``disc``).  A test checks every
+shipped game's table against ``sim/observe.observation`` on real positions, so an alias
+that hides the wrong zone fails.  A zone no rule matches (a new game's derived field such
+as Block Tower's ``instability``) is treated as public: the trace shows it to everyone,
+and the schema has no hidden part it could be.
+
+- ``zone_info(game, state)``: {trace zone: {"part", "visible", "per_seat"}}.
+- ``cards_in(value)``: the card codes of a zone's value, in reading order (lists in
+  order, dicts by key order), the order the viewer draws them in.
+- ``seat_view(game, state, seat)``: the state as ``seat`` sees it: a zone hidden from it
+  becomes ``{"hidden": n}`` (its number of cards; counts are public).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from cardlab.sim.schema import NOBODY, OWNER, PUBLIC
+
+# trace zone -> schema part, where neither the name nor its singular is the part's name
+TRACE_ALIASES: dict[str, dict[str, str]] = {
+    "skyscraper": {"discard": "disc"},
+    "smokestack": {"layouts": "lay", "chimneys": "ch", "removed": "rem"},
+    "five_towers": {"discard": "disc", "towers": "tow", "rubble": "rub"},
+    "three_up": {"cleared": "gone"},
+    "block_tower": {"point_pile": "pile", "used_actions": "used", "tower": "pile", "shares": "share",
+                    "start_seat": "start", "direction": "dir"},
+}
+
+
+def schema_part(game, zone: str):
+    """The schema part a trace zone is drawn from, or None."""
+    parts = game.schema.parts
+    for name in (zone, zone[:-1] if zone.endswith("s") else None,
+                 TRACE_ALIASES.get(game.id, {}).get(zone)):
+        if name and name in parts and parts[name].section == "zones":
+            return parts[name]
+    return None
+
+
+def zone_info(game, state: dict[str, Any], players: int) -> dict[str, dict[str, Any]]:
+    """For every zone of a trace state: its schema part (or None), its visibility and
+    whether it is one value per seat (the schema's ``owner``; for an unmatched zone, a
+    list of exactly ``players`` lists or dicts)."""
+    out = {}
+    for zone, value in state.items():
+        p = schema_part(game, zone)
+        if p is not None:
+            per_seat = bool(p.owner)
+            visible = p.visible
+        else:
+            per_seat = (isinstance(value, list) and len(value) == players
+                        and all(isinstance(v, (list, dict)) for v in value))
+            visible = PUBLIC
+        out[zone] = {"part": p.name if p is not None else None, "visible": visible, "per_seat": per_seat}
+    return out
+
+
+def cards_in(value: Any) -> list[str]:
+    """Every card code (string) in a zone's value, in reading order."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [c for v in value for c in cards_in(v)]
+    if isinstance(value, dict):
+        return [c for v in value.values() for c in cards_in(v)]
+    return []
+
+
+def sees(visible: str, owner: int | None, seat: int | None) -> bool:
+    """Whether ``seat`` (None: everything) sees the cards of a zone block."""
+    if seat is None or visible == PUBLIC:
+        return True
+    return visible == OWNER and owner == seat
+
+
+def seat_view(game, state: dict[str, Any], players: int, seat: int | None,
+              info: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``state`` as ``seat`` sees it (``seat`` None: everything, unchanged); ``info`` is
+    ``zone_info``'s answer when the caller has it already."""
+    info = info if info is not None and set(info) >= set(state) else zone_info(game, state, players)
+    out = {}
+    for zone, value in state.items():
+        i = info[zone]
+        if i["per_seat"]:
+            out[zone] = [v if sees(i["visible"], s, seat) else {"hidden": len(cards_in(v))}
+                         for s, v in enumerate(value)]
+        else:
+            out[zone] = value if sees(i["visible"], None, seat) else {"hidden": len(cards_in(value))}
+    return out
+
+
+__all__ = ["TRACE_ALIASES", "schema_part", "zone_info", "cards_in", "seat_view", "sees", "NOBODY", "OWNER", "PUBLIC"]
