@@ -219,6 +219,7 @@ def skill_curve(rungs: Sequence[str], rates: Sequence[float], lo: Sequence[float
     ax.set_ylabel(f"win rate against {field} (%)")
     ax.set_title("Skill curve: each rung in one seat, the field in the others")
     ax.legend(loc="best")
+    return _png(fig)
 
 
 def decided_point_histogram(hist: Sequence[int], mean: float | None = None,

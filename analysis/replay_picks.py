@@ -14,8 +14,9 @@ unfinished, winners, scores: ``runner.run(..., keep_rows=True)``).  From them:
   (Crazy Eights scored ``win``) has no margin and neither pick;
 - ``seat0_win``: a typical game won by seat 0 alone (the one shown for a seat edge).
 
-The rows carry no in-game progress, so "the biggest comeback" is not one of them: the
-closest finish and the most lopsided stand for it (see the README's Reports section).
+- ``comeback``: the biggest comeback: of the games whose leader at half time did not win
+  (the shape columns of the rows, ``sim/tally.SHAPE_ROW_COLS``), the one with the most lead
+  changes (the first of them when several tie).
 Each pick is then traced (``sim/trace.py``: the same kernel, so its result is the row's)
 and written as a viewer page ``replays/NAME.html``; two picks of one game share a page.
 
@@ -29,18 +30,21 @@ from typing import Any
 
 import numpy as np
 
+from cardlab.sim.tally import SHAPE_ROW_COLS
+
 SAMPLE_GAMES = 2_000
 
-ORDER = ("typical", "longest", "capped", "closest", "lopsided", "seat0_win")
+ORDER = ("typical", "longest", "capped", "closest", "lopsided", "comeback", "seat0_win")
 TITLES = {"typical": "A typical game", "longest": "The longest game", "capped": "A game stopped by the cap",
           "closest": "The closest finish", "lopsided": "The most lopsided game",
+          "comeback": "The biggest comeback",
           "seat0_win": "A typical game won by seat 0"}
 
 # finding kind -> the replays that show it, best first (the first that exists is linked
 # first; every one that exists is linked)
 LINKS: dict[str, tuple[str, ...]] = {
     "unfinished": ("capped",),
-    "runaway_leader": ("lopsided", "typical"),
+    "runaway_leader": ("lopsided", "comeback", "typical"),
     "decided_early": ("lopsided", "typical"),
     "seat_edge": ("seat0_win", "typical"),
     "dominant_strategy": ("typical",),
@@ -132,6 +136,14 @@ def pick(rows: np.ndarray, players: int, unit: str = "turns", score_name: str = 
         i = int(idx[np.argmax(m)])
         out.append(("lopsided", i, f"The most lopsided game of a {n:,}-game sample (margin {m.max():g}; the median "
                     f"margin is {float(np.median(m)):g}): {score_line(i)}."))
+    if rows.shape[1] > 3 + players + SHAPE_ROW_COLS - 1:  # the shape columns end every row
+        lead, back = rows[:, -SHAPE_ROW_COLS], rows[:, -SHAPE_ROW_COLS + 1]
+        cb = np.flatnonzero((unf == 0) & (back == 1))
+        if cb.size:
+            i = int(cb[np.argmax(lead[cb])])
+            out.append(("comeback", i, f"The biggest comeback of a {n:,}-game sample: the leader at half time "
+                        f"lost, and the lead changed {int(lead[i])} times ({cb.size:,} of the sampled games "
+                        "were comebacks)."))
     won0 = np.flatnonzero((unf == 0) & (mask == 1))
     if players > 1 and won0.size:
         i = _first_closest(length, won0, float(np.median(length[won0])))
