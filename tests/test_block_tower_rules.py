@@ -842,6 +842,16 @@ def test_an_illegal_answer_names_the_decision():
     assert e.value.args[1:] == ("reshuffle", "use", 0, 2)
 
 
+def unshaped(st):
+    """The state without the engine's shape words: the fast path notes the final standing
+    there after the game ends (sim/shape.end), which ``play_on`` does not."""
+    from cardlab.sim.schema import SHAPE_HEAD, SHAPE_LOG_WORDS
+
+    out = st.copy()
+    out[L.S_SHAPE:L.S_SHAPE + SHAPE_HEAD + L.S.maxp + SHAPE_LOG_WORDS] = 0
+    return out
+
+
 def test_a_mid_turn_copy_plays_on_like_the_original():
     """Positions at decisions that are not the first of their seat's turn (the block after
     the action card, a second action card, a reshuffle after a draw or the action card),
@@ -878,9 +888,9 @@ def test_a_mid_turn_copy_plays_on_like_the_original():
                     K.play_on(a, sids, params)
                     K.play_on(b, sids, params)
                     assert a[L.S_PHASE] == DONE and np.array_equal(a, b), g
-                    assert np.array_equal(a, whole), g        # as if never interrupted
+                    assert np.array_equal(unshaped(a), unshaped(whole)), g  # as if never interrupted
                     assert list(rows[0, :3]) == [a[L.S_LENGTH], a[L.S_UNFINISHED], a[L.S_MASK]]
             last_turn = int(st[L.S_TURN])
             K.step(st, S.choose(int(sids[me]), st, me, tuple(params[me])))
-        assert np.array_equal(st, whole), g                  # the Python-driven game too
+        assert np.array_equal(unshaped(st), unshaped(whole)), g  # the Python-driven game too
     assert tested[L.D_BLOCK] >= 4 and tested[L.D_SECOND] and tested[L.D_RESHUFFLE], tested
