@@ -72,8 +72,9 @@ class Restricted:
 
 
 def total_games(restrictions: int, players: int, games: int) -> int:
-    """Games ``run_restricted`` plays (for a progress bar)."""
-    return (restrictions + 1) * players * games
+    """Games ``run_restricted`` plays (for a progress bar): the baseline, then every
+    restriction in every seat."""
+    return games + restrictions * players * games
 
 
 def _r(x, nd=6):
