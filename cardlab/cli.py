@@ -252,12 +252,15 @@ def _pools_for_report(setup, pools, n_games, jobs, quiet):
 
 
 def _stuck_for_report(setup, result, n_games, jobs):
-    """Why the capped games stuck (None when no game was capped)."""
-    from cardlab.analysis.stuck import SCAN, stuck_games
+    """Why the capped games stuck (None when no game was capped): the first ``SCAN`` games
+    scanned, up to LIMIT capped ones replayed in Python (at 0.2-0.3 s each), fewer for a
+    small run (one per 200 games, at least 10) so that the classification stays a small
+    share of the report's time."""
+    from cardlab.analysis.stuck import LIMIT, SCAN, stuck_games
 
     if not result.tally.unfinished:
         return None
-    return stuck_games(setup, scan=min(n_games, SCAN), jobs=jobs)
+    return stuck_games(setup, scan=min(n_games, SCAN), limit=min(LIMIT, max(10, n_games // 200)), jobs=jobs)
 
 
 def _tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, quiet):
