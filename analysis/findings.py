@@ -50,7 +50,8 @@ def _seat_edge(s) -> list[Finding]:
         highs = [p["seat0_edge_ci"][1] for p in stats]
         if v["holds"] and (min(lows) > SEAT_EDGE or max(highs) < -SEAT_EDGE):
             word = "advantage" if min(lows) > 0 else "disadvantage"
-            out.append(Finding("seat_edge", 3, f"Seat 0 ({s.get('seat0_role', 'the first player')}) has an {word} "
+            article = "an" if word == "advantage" else "a"
+            out.append(Finding("seat_edge", 3, f"Seat 0 ({s.get('seat0_role', 'the first player')}) has {article} {word} "
                                f"beyond 3 points in every pool of players ({_p(v['min'])} to {_p(v['max'])} points): "
                                "a property of the game.", v["min"] if word == "advantage" else v["max"],
                                [min(lows), max(highs)], f"|edge| > {100 * SEAT_EDGE:.0f} points, holds for every pool"))
