@@ -33,8 +33,7 @@ DEFAULT_GAMES = 100
 def restriction_choices(game, rules: dict[str, Any]) -> list[str]:
     """Every restriction worth testing under these rules: the card types of the deck and
     the game's action kinds (``mcts:never`` names them)."""
-    present = {name.replace(" ", "_") for _, name in game.card_types(rules)}
-    return [n for n, _ in game.restriction_names() if n in present or n in game.layout.RESTRICT_KINDS]
+    return [n for n, _ in game.restriction_names(rules)]
 
 
 def parse_never(text: str | list[str] | None, game, rules) -> list[str]:
@@ -85,7 +84,8 @@ def _shares(rows: np.ndarray, seat: int) -> np.ndarray:
     """Each game's win share of ``seat`` from the runner's per-game rows (winner mask in
     column 2: 1/k for each of k winners)."""
     mask = rows[:, 2].astype(np.int64)
-    k = np.array([bin(int(m)).count("1") for m in mask], dtype=np.float64)
+    k = np.bitwise_count(mask).astype(np.float64) if hasattr(np, "bitwise_count") else \
+        np.array([bin(int(m)).count("1") for m in mask], dtype=np.float64)
     won = (mask >> seat) & 1
     return np.where(k > 0, won / np.maximum(k, 1), 0.0)
 

@@ -190,8 +190,9 @@ def replay(trace_file: str = typer.Argument(..., metavar="TRACE.jsonl", help="A 
 
 def _report_command(game_id, n_games, players, seed, sets, strategies, out,
                     tournament=None, tournament_games=None, pools=None, pools_games=None,
-                    causal_games=0) -> str:
-    """The canonical command line that reproduces a report (``--jobs`` never changes a result)."""
+                    causal_games=0, extra=()) -> str:
+    """The canonical command line that reproduces a report (``--jobs`` never changes a result);
+    ``extra``: further options, named before ``--out`` (which comes last)."""
     import shlex
 
     args = ["cardlab", "report", game_id, "--games", str(n_games)]
@@ -210,7 +211,7 @@ def _report_command(game_id, n_games, players, seed, sets, strategies, out,
         args += ["--pools-games", str(pools_games)]
     if causal_games:
         args += ["--causal-games", str(causal_games)]
-    args += ["--out", str(out)]
+    args += [*extra, "--out", str(out)]
     return shlex.join(args)
 
 
@@ -317,12 +318,10 @@ def _causal_for_report(setup, strategies, games, seed, jobs, sets, quiet):
         return run_causal(setup.game.id, setup.players, strategies, games, seed, jobs, sets, progress=advance)
 
 
-def _ladder_args(budgets, games, restricted) -> str:
-    """The report options that reproduce its ladder (``--out`` stays last)."""
-    import shlex
-
-    return shlex.join(["--ladder", "--ladder-budgets", ",".join(map(str, budgets)), "--ladder-games", str(games)]
-                      + ([] if restricted else ["--no-restricted"]))
+def _ladder_args(budgets, games, restricted) -> list[str]:
+    """The report options that reproduce its ladder."""
+    return (["--ladder", "--ladder-budgets", ",".join(map(str, budgets)), "--ladder-games", str(games)]
+            + ([] if restricted else ["--no-restricted"]))
 
 
 def _ladder_for_report(setup, budgets, games, seed, jobs, sets, quiet, restricted=True):
@@ -445,14 +444,10 @@ def report(game: str = typer.Argument(..., help="Game id."),
     pool_result = _pools_for_report(setup, pool_names, pg, jobs, quiet)
     stuck = _stuck_for_report(setup, result, n_games, jobs)
     causal = _causal_for_report(setup, strategies, causal_games, seed, jobs, sets, quiet)
+    extra = (_ladder_args(budgets, ladder_games, with_restricted) if with_ladder else []) + (
+        ["--replay-games", str(rg)] if replay_games is not None else [])
     command = _report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
-                              tournament, tournament_games, pools, pools_games, causal_games)
-    if with_ladder:  # before --out, which the command line names last
-        head, _, tail = command.rpartition(" --out ")
-        command = f"{head} {_ladder_args(budgets, ladder_games, with_restricted)} --out {tail}"
-    if replay_games is not None:
-        head, _, tail = command.rpartition(" --out ")
-        command = f"{head} --replay-games {rg} --out {tail}"
+                              tournament, tournament_games, pools, pools_games, causal_games, extra)
     replays = _replays_for_report(setup, rg, jobs)
     paths = build_report(result, command, out, tournament=t, variants=variants,
                          pools=pool_result, stuck=stuck, causal=causal, ladder=lad, restricted=res_r,
@@ -537,16 +532,13 @@ def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games pe
                                         jobs, quiet)
         stuck = _stuck_for_report(setup, result, n_games, jobs)
         lad = None
-        command = _report_command(gid, n_games, None, 1, None, None, sub, names,
-                                  DEMO_TOURNAMENT_GAMES)
         if ladder_games:
             lad, _ = _ladder_for_report(setup, budgets, ladder_games, 1, jobs, None, quiet, restricted=False)
-            head, _, tail = command.rpartition(" --out ")
-            command = f"{head} {_ladder_args(budgets, ladder_games, False)} --out {tail}"
         cg = causal_games_for(n_games)
         causal = _causal_for_report(setup, None, cg, 1, jobs, None, quiet)
-        head, _, tail = command.rpartition(" --out ")
-        command = f"{head} --causal-games {cg} --out {tail}"
+        extra = (_ladder_args(budgets, ladder_games, False) if ladder_games else []) + ["--causal-games", str(cg)]
+        command = _report_command(gid, n_games, None, 1, None, None, sub, names, DEMO_TOURNAMENT_GAMES,
+                                  extra=extra)
         replays = _replays_for_report(setup, replay_games_for(setup, n_games), jobs)
         build_report(result, command, sub, tournament=t, variants=variants, pools=pool_result,
                      stuck=stuck, ladder=lad, causal=causal, replays=replays)

@@ -135,12 +135,14 @@ class Game:
             out[s.name] = s
         return out
 
-    def restriction_names(self) -> list[tuple[str, float]]:
+    def restriction_names(self, rules: dict[str, Any] | None = None) -> list[tuple[str, float]]:
         """What restricted play (``mcts:never=``) may name, with its bit: every card type
-        (``restriction_types``) and every action kind of the layout's ``RESTRICT_KINDS``
-        (the game's ``moves.restrict_bits`` says what an action commits)."""
+        (``restriction_types``; with ``rules``, only those of that deck) and every action kind
+        of the layout's ``RESTRICT_KINDS`` (the game's ``moves.restrict_bits`` says what an
+        action commits)."""
         kinds = getattr(self.layout, "RESTRICT_KINDS", ())
-        return ([(name.replace(" ", "_"), float(2 ** t)) for t, name in self.restriction_types()]
+        types = self.restriction_types() if rules is None else self.card_types(rules)
+        return ([(name.replace(" ", "_"), float(2 ** t)) for t, name in types]
                 + [(k, float(2 ** (KIND_BIT + i))) for i, k in enumerate(kinds)])
 
     def restriction_types(self) -> list[tuple[int, str]]:

@@ -45,26 +45,37 @@ def wins_anyway(game, st, act, me) -> bool:
     return True
 
 
-def winning_positions(game_id, want=3, games=200):
-    """Positions of random games in which some, but not every, legal action wins at once."""
+def random_positions(game_id, want, games, seed, pick):
+    """Positions met along random games: ``(state, seat, pick(...))`` wherever
+    ``pick(game, st, me, acts)`` returns something (not None), until ``want`` are found."""
     game = get_game(game_id)
     setup = runner.make_setup(game_id, None, SETS.get(game_id))
-    rng = np.random.default_rng(5)
+    rng = np.random.default_rng(seed)
     L, M = game.layout, game.model()
     found = []
     for g in range(games):
         st = new_game(game, setup, g)
         while st[L.S_PHASE] != DONE and len(found) < want:
             me = int(st[L.S_ACTOR])
-            acts = legal_actions(game, st)
-            if len(acts) > 1 and len(acts) < 200:
-                good = [a for a in acts if wins_at_once(game, st, a, me)]
-                if good and len(good) < len(acts):
-                    found.append((st.copy(), me, good))
+            got = pick(game, st, me, legal_actions(game, st))
+            if got is not None:
+                found.append((st.copy(), me, got))
             M.step(st, random_legal(game, st, rng))
         if len(found) >= want:
             break
     return game, found
+
+
+def winning_positions(game_id, want=3, games=200):
+    """Positions of random games in which some, but not every, legal action wins at once."""
+    def pick(game, st, me, acts):
+        if 1 < len(acts) < 200:
+            good = [a for a in acts if wins_at_once(game, st, a, me)]
+            if good and len(good) < len(acts):
+                return good
+        return None
+
+    return random_positions(game_id, want, games, 5, pick)
 
 
 # Block Tower has no sure one-move win: points are scored when the tower falls, by chance
@@ -105,24 +116,14 @@ def handing_positions(game_id, want=3, games=60):
     """Positions of random games in which some legal action hands the next seat a sure
     win, another one leads to a win all the same (the reference playing on, in the real
     position and four re-deals), and no legal action wins at once."""
-    game = get_game(game_id)
-    setup = runner.make_setup(game_id, None, SETS.get(game_id))
-    rng = np.random.default_rng(6)
-    L, M = game.layout, game.model()
-    found = []
-    for g in range(games):
-        st = new_game(game, setup, g)
-        while st[L.S_PHASE] != DONE and len(found) < want:
-            me = int(st[L.S_ACTOR])
-            acts = legal_actions(game, st)
-            if 1 < len(acts) < 60 and not any(wins_at_once(game, st, a, me) for a in acts):
-                bad = [a for a in acts if hands_a_win(game, st, a, me)]
-                if bad and any(wins_anyway(game, st, a, me) for a in acts if a not in bad):
-                    found.append((st.copy(), me, bad))
-            M.step(st, random_legal(game, st, rng))
-        if len(found) >= want:
-            break
-    return game, found
+    def pick(game, st, me, acts):
+        if 1 < len(acts) < 60 and not any(wins_at_once(game, st, a, me) for a in acts):
+            bad = [a for a in acts if hands_a_win(game, st, a, me)]
+            if bad and any(wins_anyway(game, st, a, me) for a in acts if a not in bad):
+                return bad
+        return None
+
+    return random_positions(game_id, want, games, 6, pick)
 
 
 # games whose random play meets such positions within 60 games (in Crazy Eights, 3UP and
