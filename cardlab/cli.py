@@ -425,7 +425,8 @@ def report(game: str = typer.Argument(..., help="Game id."),
         from cardlab.analysis.ladder import parse_budgets
 
         budgets = parse_budgets(ladder_budgets)
-        runner.check_counts(ladder_games, seed, jobs)
+        if not (1 <= ladder_games <= runner.MAX_GAMES):
+            raise InputError(f"bad --ladder-games {ladder_games}: allowed 1 to {runner.MAX_GAMES:,}")
     rg = replay_games_for(setup, n_games) if replay_games is None else replay_games
     if not (0 <= rg <= runner.MAX_GAMES):
         raise InputError(f"bad --replay-games {rg}: allowed 0 (no replays) to {runner.MAX_GAMES:,}")
@@ -510,8 +511,8 @@ def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games pe
     from cardlab.sim.registry import game_ids
 
     runner.check_counts(n_games, 1, jobs)
-    if ladder_games:
-        runner.check_counts(ladder_games, 1, jobs)
+    if not (0 <= ladder_games <= runner.MAX_GAMES):
+        raise InputError(f"bad --ladder-games {ladder_games}: allowed 0 (no ladder) to {runner.MAX_GAMES:,}")
     budgets = [16, 64]
     root = prepare_out_dir(out)
     entries = []

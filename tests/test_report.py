@@ -265,6 +265,8 @@ def test_report_with_the_skill_ladder_and_restricted_play(tmp_path):
     assert "--ladder --ladder-budgets 4,8 --ladder-games 6 --out" in s["command"]
     p = cardlab("report", "crazy_eights", "-n", "300", "--ladder", "--ladder-budgets", "8,4", "--out", str(out))
     assert p.returncode == 2 and "bad --budgets" in p.stderr
+    p = cardlab("report", "crazy_eights", "-n", "300", "--ladder", "--ladder-games", "0", "--out", str(out))
+    assert p.returncode == 2 and p.stderr.startswith("cardlab: error: bad --ladder-games 0")
 
 
 def test_demo_index_escapes(tmp_path):
