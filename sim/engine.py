@@ -69,17 +69,29 @@ def play_on(st, sids, params, E, choose, step, decide=None, search_id=-1):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-              E, setup, choose, step, progress, decide=None, search_id=-1):
-    """Play games [start, stop) and add them to ``tally``; ``rows`` (if it has rows)
-    gets one line per game: length, unfinished, winner mask, score per seat, then the
-    game's shape (``sim/shape.py``: ``progress(st, seat)`` is the game's progress score;
-    the game notes the standing at the end of each turn, the engine the final one).
-    With ``capacity`` > 0 (trace mode, one game) the returned state holds up to
-    ``capacity`` events after the state; ``st[S_NEV]`` says how many there were."""
+def new_state(rules, capacity, E):
+    """A game's state with ``rules`` in place and room for ``capacity`` trace events."""
     st = np.zeros(E.size + capacity * E.trace_row, dtype=np.int64)
     st[E.rules:E.rules + E.n_rules] = rules
-    P = rules[0]
+    return st
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_games(st, sids, params, seed, start, stop, tally, lay, rows,
+               E, setup, choose, step, progress, decide=None, search_id=-1):
+    """Play games [start, stop) on the state ``st`` (from ``new_state``) and add them to
+    ``tally``; ``rows`` (if it has rows) gets one line per game: length, unfinished,
+    winner mask, score per seat, then the game's shape (``sim/shape.py``:
+    ``progress(st, seat)`` is the game's progress score; the game notes the standing at
+    the end of each turn, the engine the final one).  In trace mode (one game, ``st``
+    longer than ``E.size``) ``st`` ends holding the events after the state;
+    ``st[S_NEV]`` says how many there were.
+
+    Nothing here allocates, so a game compiles its fast path around this loop without
+    numba's reference counting (``_nrt=False``, see ``sim/jit.py``): with it, every
+    inlined helper's array arguments cost two atomic updates per call, measured at
+    about a third of Skyscraper's run time."""
+    P = st[E.rules]
     for g in range(start, stop):
         seed_game(st, seed, g)
         shape.begin(st, E)
@@ -90,4 +102,14 @@ def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity
                     st[E.unfinished] != 0, st[E.end], st, E.held, E.played, E.score, E.evc)
         shape.record_shape(tally, lay, rows, g - start, st, E.shape, P, E.close, st[E.mask],
                            st[E.length], st[E.unfinished] != 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+              E, setup, choose, step, progress, decide=None, search_id=-1):
+    """``play_games`` on a new state, returned (the search player's kernels, which
+    allocate, run on this one)."""
+    st = new_state(rules, capacity, E)
+    play_games(st, sids, params, seed, start, stop, tally, lay, rows,
+               E, setup, choose, step, progress, decide, search_id)
     return st

@@ -27,6 +27,8 @@ import re
 
 from numba import njit
 
+from cardlab.sim.errors import ILLEGAL
+
 ST = "int64[::1]"
 RNG = "uint64[::1]"
 EV = "int64[:, ::1]"
@@ -43,12 +45,13 @@ def expand(signature: str) -> str:
     return signature
 
 
-def helper(signature: str):
-    """A cached, GIL-free compiled helper with a fixed signature, compiled on first use."""
+def helper(signature: str, nrt: bool = False):
+    """A cached, GIL-free compiled helper with a fixed signature, compiled on first use
+    (``nrt``: with numba's runtime, for the one helper that needs it, ``illegal``)."""
     sig = expand(signature)
 
     def decorate(fn):
-        d = njit(cache=True, nogil=True, _nrt=False)(fn)
+        d = njit(cache=True, nogil=True, _nrt=nrt)(fn)
         if not hasattr(d, "get_call_template"):  # NUMBA_DISABLE_JIT=1: plain Python
             return d
 
@@ -82,3 +85,31 @@ def inline(fn):
     """A helper pasted into its single caller at the numba IR level (the game loop's
     parts): no separate compilation unit, no call."""
     return njit(inline="always", cache=True, nogil=True)(fn)
+
+
+
+# A strategy answered a decision with an action it does not allow: raise the error the
+# runner names (``sim/errors.ILLEGAL``: decision, field names, seat, then one value per
+# field).  Raising with values needs numba's runtime, which the fast path is compiled
+# without (``sim/engine.play_games``), so a kernel calls one of these instead of raising.
+_ILLEGAL_SIG = "void(unicode_type, unicode_type, int64" + ", int64" * 4 + ")"
+
+
+@helper(_ILLEGAL_SIG.replace(", int64" * 4, ", int64" * 1), nrt=True)
+def illegal1(decision, fields, seat, a):
+    raise ValueError(ILLEGAL, decision, fields, seat, a)
+
+
+@helper(_ILLEGAL_SIG.replace(", int64" * 4, ", int64" * 2), nrt=True)
+def illegal2(decision, fields, seat, a, b):
+    raise ValueError(ILLEGAL, decision, fields, seat, a, b)
+
+
+@helper(_ILLEGAL_SIG.replace(", int64" * 4, ", int64" * 3), nrt=True)
+def illegal3(decision, fields, seat, a, b, c):
+    raise ValueError(ILLEGAL, decision, fields, seat, a, b, c)
+
+
+@helper(_ILLEGAL_SIG, nrt=True)
+def illegal4(decision, fields, seat, a, b, c, d):
+    raise ValueError(ILLEGAL, decision, fields, seat, a, b, c, d)

@@ -102,8 +102,7 @@ from cardlab.sim.block_tower.moves import (  # legal: the model's, for Game.mode
     swap,
 )
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.errors import ILLEGAL
-from cardlab.sim.jit import helper, inline
+from cardlab.sim.jit import helper, illegal1, illegal2, illegal4, inline
 from cardlab.sim.schema import DONE
 from cardlab.strategies.block_tower import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
@@ -315,13 +314,13 @@ def refuse(st, act):
     me = st[S_ACTOR]
     ph = st[S_PHASE]
     if ph == D_BLOCK:
-        raise ValueError(ILLEGAL, "block and style", "card,style", me, kind, a)
+        illegal2("block and style", "card,style", me, kind, a)
     if ph == D_ACTION:
-        raise ValueError(ILLEGAL, "action card", "kind,a,b,c", me, kind, a, b, c)
+        illegal4("action card", "kind,a,b,c", me, kind, a, b, c)
     if ph == D_SECOND:
-        raise ValueError(ILLEGAL, "second action card", "kind,a,b,c", me, kind, a, b, c)
+        illegal4("second action card", "kind,a,b,c", me, kind, a, b, c)
     if ph == D_RESHUFFLE:
-        raise ValueError(ILLEGAL, "reshuffle", "use", me, kind)
+        illegal1("reshuffle", "use", me, kind)
     raise ValueError("block_tower: no decision is pending (the game is over)")
 
 
@@ -438,12 +437,20 @@ def play_on(st, sids, params):
     engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
+    """The shared engine's game loop on Block Tower (see sim/engine.py)."""
+    engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
+                      ENGINE, setup, choose, step, progress)
+
+
 @njit(cache=True, nogil=True)
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on Block Tower (see sim/engine.py): games [start, stop) into
-    ``tally``; in trace mode (``capacity`` > 0) every event of one game."""
-    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, progress)
+    """The shared engine on Block Tower: a new state, games [start, stop) into ``tally``
+    (in trace mode, ``capacity`` > 0, every event of one game); the state returned."""
+    st = engine.new_state(rules, capacity, ENGINE)
+    play_games(st, sids, params, seed, start, stop, tally, lay, rows)
+    return st
 
 
 # ---------------------------------------------------------------- the search player

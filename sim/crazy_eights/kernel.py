@@ -28,8 +28,7 @@ from cardlab.sim.crazy_eights.moves import (  # noqa: F401 - legal: the model's,
     can_draw, draw, emit, is_legal, legal, penalty, play_card, playable, take, top, under_limit,
 )
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.errors import ILLEGAL
-from cardlab.sim.jit import helper, inline
+from cardlab.sim.jit import helper, illegal4, inline
 from cardlab.sim.rng import below, shuffle
 from cardlab.sim.schema import DONE
 from cardlab.strategies.crazy_eights import ID, STRATEGIES, choose
@@ -220,8 +219,8 @@ def step(st, act):
     kind, a, b, c = act
     if not apply(st, kind, a, b, c):
         if st[S_PHASE] == D_CALL:
-            raise ValueError(ILLEGAL, "call", "suit,b,c,d", st[S_ACTOR], kind, a, b, c)
-        raise ValueError(ILLEGAL, "play", "kind,card,b,c", st[S_ACTOR], kind, a, b, c)
+            illegal4("call", "suit,b,c,d", st[S_ACTOR], kind, a, b, c)
+        illegal4("play", "kind,card,b,c", st[S_ACTOR], kind, a, b, c)
 
 
 @njit(cache=True, nogil=True)
@@ -230,11 +229,19 @@ def play_on(st, sids, params):
     engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
+    """The shared engine's game loop on Crazy Eights (see sim/engine.py)."""
+    engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
+                      ENGINE, setup, choose, step, progress)
+
+
 @njit(cache=True, nogil=True)
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on Crazy Eights (see sim/engine.py)."""
-    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, progress)
+    """The shared engine on Crazy Eights: a new state, its games played; the state returned."""
+    st = engine.new_state(rules, capacity, ENGINE)
+    play_games(st, sids, params, seed, start, stop, tally, lay, rows)
+    return st
 
 
 # ---------------------------------------------------------------- the search player

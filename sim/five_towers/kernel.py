@@ -16,8 +16,7 @@ from numba import njit
 from cardlab.sim import engine, search, shape
 from cardlab.sim.five_towers.moves import progress
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.errors import ILLEGAL
-from cardlab.sim.jit import inline
+from cardlab.sim.jit import illegal1, illegal2, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.five_towers.layout import (
@@ -171,11 +170,11 @@ def bid(st, me, b):
     over."""
     if b == 0:
         if must_open(st, me):
-            raise ValueError(ILLEGAL, "bid (the start player must open)", "bid", me, 0)
+            illegal1("bid (the start player must open)", "bid", me, 0)
         emit(st, EV_PASS, me, 0, 0, 0, 0, 0)
     else:
         if not bid_legal(st, me, b):
-            raise ValueError(ILLEGAL, "bid", "bid", me, b)
+            illegal1("bid", "bid", me, b)
         st[S_HIGH] = b
         st[S_BIDDER] = me
         emit(st, EV_BID, me, b, 0, 0, 0, 0)
@@ -208,9 +207,9 @@ def tear(st, me, k):
     the round is over."""
     why = tear_refusal(st, me, k)
     if why == TEAR_NO_TOP:
-        raise ValueError(ILLEGAL, "tear-down", "kind", me, k)
+        illegal1("tear-down", "kind", me, k)
     if why != 0:
-        raise ValueError(ILLEGAL, "tear-down (the bid could not be placed)", "kind", me, k)
+        illegal1("tear-down (the bid could not be placed)", "kind", me, k)
     if k >= 0:
         tear_down(st, me, k)
     if st[R_TEAR_AFTER] != 0:
@@ -228,14 +227,14 @@ def place_card(st, me, j, cards):
     why = place_refusal(st, me, j)
     if why == PLACE_NO_CARD:
         if j == -1:
-            raise ValueError(ILLEGAL, "build plan (card count differs from the bid)", "cards,bid", me,
-                             cards, st[S_HIGH])
-        raise ValueError(ILLEGAL, "build plan (offer slot)", "slot", me, j)
+            illegal2("build plan (card count differs from the bid)", "cards,bid", me,
+                     cards, st[S_HIGH])
+        illegal1("build plan (offer slot)", "slot", me, j)
     if why == PLACE_NO_FIT:
-        raise ValueError(ILLEGAL, "placement", "slot,card", me, j, st[S_OFFER + j])
+        illegal2("placement", "slot,card", me, j, st[S_OFFER + j])
     if why != 0:
-        raise ValueError(ILLEGAL, "placement (the rest of the bid could not be placed)",
-                         "slot,card", me, j, st[S_OFFER + j])
+        illegal2("placement (the rest of the bid could not be placed)",
+                 "slot,card", me, j, st[S_OFFER + j])
     place(st, me, j)
     st[S_PLACED] += 1
     if st[S_PLACED] < st[S_HIGH]:
@@ -290,11 +289,19 @@ def play_on(st, sids, params):
     engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
+    """The shared engine's game loop on 5 Towers (see sim/engine.py)."""
+    engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
+                      ENGINE, setup, choose, step, progress)
+
+
 @njit(cache=True, nogil=True)
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on 5 Towers (see sim/engine.py)."""
-    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, progress)
+    """The shared engine on 5 Towers: a new state, its games played; the state returned."""
+    st = engine.new_state(rules, capacity, ENGINE)
+    play_games(st, sids, params, seed, start, stop, tally, lay, rows)
+    return st
 
 
 # ---------------------------------------------------------------- the search player

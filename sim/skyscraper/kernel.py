@@ -13,8 +13,7 @@ from numba import njit
 from cardlab.sim import engine, search, shape
 from cardlab.sim.skyscraper.moves import progress
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.errors import ILLEGAL
-from cardlab.sim.jit import inline
+from cardlab.sim.jit import illegal4, inline
 from cardlab.sim.rng import SEAT_RNG, shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.skyscraper.layout import (
@@ -188,7 +187,7 @@ def step(st, act):
         begin_turns(st, me + 1 if me + 1 < st[R_PLAYERS] else 0)
         return
     if not is_legal(st, me, kind, a, b, c):
-        raise ValueError(ILLEGAL, "action", "kind,a,b,c", me, kind, a, b, c)
+        illegal4("action", "kind,a,b,c", me, kind, a, b, c)
     if apply_action(st, me, kind, a, b, c) and st[S_NFL + me] >= st[R_FLOORS_TO_WIN]:
         game_over(st, np.int64(1) << me, False)
 
@@ -214,11 +213,19 @@ def play_on(st, sids, params):
     engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
+    """The shared engine's game loop on Skyscraper (see sim/engine.py)."""
+    engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
+                      ENGINE, setup, choose, step, progress)
+
+
 @njit(cache=True, nogil=True)
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on Skyscraper (see sim/engine.py)."""
-    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, progress)
+    """The shared engine on Skyscraper: a new state, its games played; the state returned."""
+    st = engine.new_state(rules, capacity, ENGINE)
+    play_games(st, sids, params, seed, start, stop, tally, lay, rows)
+    return st
 
 
 # ---------------------------------------------------------------- the search player

@@ -24,8 +24,7 @@ from numba import njit
 from cardlab.sim import engine, search, shape
 from cardlab.sim.smokestack.moves import progress
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.errors import ILLEGAL
-from cardlab.sim.jit import inline
+from cardlab.sim.jit import illegal1, illegal2, illegal4, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.smokestack.layout import (
@@ -180,7 +179,7 @@ def answer_sweep(st, s, call):
     """Seat ``s`` calls the sweep (1) or not (0): every seat receives the layouts of the
     seat on its left; the question goes on with the next seat."""
     if not sweep_legal(st, s, call):
-        raise ValueError(ILLEGAL, "sweep", "call", s, call)
+        illegal1("sweep", "call", s, call)
     if call != 0:
         sweep(st, s)
         st[S_BVER] += 1
@@ -194,7 +193,7 @@ def answer_double(st, me, l):
     (and checked), which can end the game; then the mover swaps or passes."""
     if l != -1:
         if not double_legal(st, me, l):
-            raise ValueError(ILLEGAL, "double chimney", "layout", me, l)
+            illegal1("double chimney", "layout", me, l)
         double(st, me, l)
         if st[S_OVER] != 0:
             game_over(st)
@@ -208,7 +207,7 @@ def answer_swap(st, me, act):
     replaced at once) or pass; a swap restarts the count of passes."""
     kind, l, i, j = act
     if not swap_legal(st, me, kind, l, i, j):
-        raise ValueError(ILLEGAL, "swap", "kind,layout,i,j", me, kind, l, i, j)
+        illegal4("swap", "kind,layout,i,j", me, kind, l, i, j)
     if kind == A_SWAP:
         st[S_PASSES] = 0
         swap(st, me, l, i, j)
@@ -221,7 +220,7 @@ def answer_swap(st, me, act):
 def answer_stall(st, me, a, b):
     """The next mover's stall: center slots a then b get the top stock cards."""
     if not stall_legal(st, me, a, b):
-        raise ValueError(ILLEGAL, "stall slots", "a,b", me, a, b)
+        illegal2("stall slots", "a,b", me, a, b)
     stall(st, me, a, b)
     st[S_PASSES] = 0
 
@@ -283,11 +282,19 @@ def play_on(st, sids, params):
     engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
+    """The shared engine's game loop on Smokestack (see sim/engine.py)."""
+    engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
+                      ENGINE, setup, choose, step, progress)
+
+
 @njit(cache=True, nogil=True)
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on Smokestack (see sim/engine.py)."""
-    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, progress)
+    """The shared engine on Smokestack: a new state, its games played; the state returned."""
+    st = engine.new_state(rules, capacity, ENGINE)
+    play_games(st, sids, params, seed, start, stop, tally, lay, rows)
+    return st
 
 
 # ---------------------------------------------------------------- the search player

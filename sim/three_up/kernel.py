@@ -18,8 +18,7 @@ from numba import njit
 
 from cardlab.sim import engine, search, shape
 from cardlab.sim.three_up.moves import progress
-from cardlab.sim.errors import ILLEGAL
-from cardlab.sim.jit import helper, inline
+from cardlab.sim.jit import helper, illegal1, illegal3, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.three_up.layout import (
@@ -247,10 +246,10 @@ def refuse(st, kind, a, b):
     fields, the seat and the values (sim/errors.py)."""
     me = st[S_ACTOR]
     if st[S_PHASE] == D_UP:
-        raise ValueError(ILLEGAL, "up cards", "mask", me, kind)
+        illegal1("up cards", "mask", me, kind)
     if st[S_PHASE] == D_DRAW:
-        raise ValueError(ILLEGAL, "optional draw", "draw", me, kind)
-    raise ValueError(ILLEGAL, "discard", "kind,type,count", me, kind, a, b)
+        illegal1("optional draw", "draw", me, kind)
+    illegal3("discard", "kind,type,count", me, kind, a, b)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -282,11 +281,19 @@ def play_on(st, sids, params):
     engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
+    """The shared engine's game loop on 3UP 3DOWN (see sim/engine.py)."""
+    engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
+                      ENGINE, setup, choose, step, progress)
+
+
 @njit(cache=True, nogil=True)
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on 3UP 3DOWN (see sim/engine.py)."""
-    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, progress)
+    """The shared engine on 3UP 3DOWN: a new state, its games played; the state returned."""
+    st = engine.new_state(rules, capacity, ENGINE)
+    play_games(st, sids, params, seed, start, stop, tally, lay, rows)
+    return st
 
 
 # ---------------------------------------------------------------- re-deals (sim/redeal.py)
