@@ -79,6 +79,20 @@ HEADLINE = {
 }
 HUGE = (100_000, 10_000_000)  # --huge: peak memory of a 10^7-game run against a 10^5-game run
 
+# Speeds to compare with (issue 19; games/s, `reference` in every seat, default players):
+# hand-written C on one core and a careful numba kernel of the same game on one thread, as
+# measured on this machine when the issues were written (None: not measured), and the
+# issue's targets on all cores and per thread.  The bench prints its figures' ratio to them.
+REFERENCE = {
+    "skyscraper": {"c_one_core": 625_000, "careful_numba": 435_000, "target": 625_000, "target_per_thread": 345_000},
+    "smokestack": {"c_one_core": 500_000, "careful_numba": None, "target": 500_000, "target_per_thread": 275_000},
+    "five_towers": {"c_one_core": 45_000, "careful_numba": None, "target": 90_000, "target_per_thread": 50_000},
+    "three_up": {"c_one_core": 542_000, "careful_numba": 360_000, "target": 542_000, "target_per_thread": 300_000},
+    "block_tower": {"c_one_core": 711_000, "careful_numba": 450_000, "target": 711_000, "target_per_thread": 390_000},
+    "crazy_eights": {"c_one_core": None, "careful_numba": None, "target": 500_000, "target_per_thread": None},
+}
+MIN_SCALING = 1.85  # all cores (2 here) against one thread
+
 
 # --------------------------------------------------------------------------- running
 @dataclass
@@ -246,6 +260,11 @@ def bench_game(p: GamePlan, log) -> dict:
     # 2. headline: compiled speed, whole-command wall time, peak memory
     log(f"[{p.game}] compiled speed ({p.games:,} games)")
     big = go("large", sim(p.games))
+    # 2b. the same games on one thread: speed per thread and how well the threads scale
+    one = None
+    if p.jobs is None and effective_jobs(None, p.games) > 1:
+        log(f"[{p.game}] one thread ({p.games:,} games, --jobs 1)")
+        one = go("one_thread", simulate_cmd(p.game, p.games, p.players, p.strategies, 1))
     # 3. memory flatness: the same at N/10 (plus the tiny run's footprint)
     small_n = max(1, p.games // 10)
     log(f"[{p.game}] memory at {small_n:,} games")
@@ -293,6 +312,12 @@ def bench_game(p: GamePlan, log) -> dict:
         speed["targets"] = checks
     speed["threads"] = effective_jobs(p.jobs, p.games)
     res["compiled"] = speed
+    res["one_thread"] = None
+    if one is not None and one.ok and big.ok:
+        g1, gn = one.result.get("games_per_second"), big.result.get("games_per_second")
+        res["one_thread"] = {"games": p.games, **one.brief(),
+                             "scaling": round(gn / g1, 3) if g1 and gn else None}
+    res["compared"] = compare_reference(p, res)
     res["warmup"] = runs["warmup"].brief()
 
     # ---- memory
@@ -337,6 +362,28 @@ def bench_game(p: GamePlan, log) -> dict:
     res["pure_python"] = pp
     res["ok"] = not res["errors"] and pp["results_match"] is True
     return res
+
+
+def compare_reference(p: GamePlan, res: dict) -> dict | None:
+    """The measured speeds against ``REFERENCE`` (the headline setup only): ratios to C on
+    one core and to careful numba, and the issue's targets, all cores and per thread."""
+    ref = REFERENCE.get(p.game)
+    head = HEADLINE.get(p.game, {})
+    if ref is None or p.players != head.get("players", p.players) or p.strategies != head.get("strategies"):
+        return None
+    gps = res["compiled"].get("games_per_second") if res["compiled"].get("error") is None else None
+    one = (res.get("one_thread") or {}).get("games_per_second")
+    out = {**ref, "all_cores": gps, "per_thread": one,
+           "scaling": (res.get("one_thread") or {}).get("scaling"), "min_scaling": MIN_SCALING}
+    for key, num in (("all_cores", gps), ("per_thread", one)):
+        for what in ("c_one_core", "careful_numba"):
+            den = ref[what]
+            out[f"{key}_vs_{what}"] = round(num / den, 3) if num and den else None
+    out["pass"] = {"all_cores": None if gps is None else gps >= ref["target"],
+                   "per_thread": None if one is None or ref["target_per_thread"] is None
+                   else one >= ref["target_per_thread"],
+                   "scaling": None if out["scaling"] is None else out["scaling"] >= MIN_SCALING}
+    return out
 
 
 def _source_hash() -> str | None:
@@ -468,6 +515,30 @@ def render(report: dict) -> str:
             else:
                 parts.append("whole-command target applies to the headline game count only")
             rows.append(("targets", ";  ".join(parts)))
+        o = g.get("one_thread")
+        if o:
+            rows.append((f"one thread ({o['games']:,} games)",
+                         f"{fmt_rate(o.get('games_per_second'))};  all cores / one thread = "
+                         + ("n/a" if o["scaling"] is None else f"{o['scaling']:.2f}")))
+        cmp = g.get("compared")
+        if cmp:
+            def ratio(x):
+                return "n/a" if x is None else f"{x:.2f}x"
+
+            def verdict(ok):
+                return {True: "PASS", False: "FAIL", None: "n/a"}[ok]
+
+            rows.append(("against C (one core)",
+                         f"{fmt_rate(cmp['c_one_core'])}: all cores {ratio(cmp['all_cores_vs_c_one_core'])}, "
+                         f"per thread {ratio(cmp['per_thread_vs_c_one_core'])}"))
+            rows.append(("against careful numba",
+                         f"{fmt_rate(cmp['careful_numba'])}: all cores {ratio(cmp['all_cores_vs_careful_numba'])}, "
+                         f"per thread {ratio(cmp['per_thread_vs_careful_numba'])}"))
+            rows.append(("issue-19 targets",
+                         f"all cores >= {cmp['target']:,}: {verdict(cmp['pass']['all_cores'])};  per thread "
+                         + ("n/a" if cmp["target_per_thread"] is None else
+                            f">= {cmp['target_per_thread']:,}: {verdict(cmp['pass']['per_thread'])}")
+                         + f";  scaling >= {cmp['min_scaling']}: {verdict(cmp['pass']['scaling'])}"))
         mem = g["memory"]
         rows.append(("memory flatness (peak RSS)",
                      f"{mem['tiny']['games']:,} games {fmt_mib(mem['tiny']['peak_rss_mib'])}  |  "

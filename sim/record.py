@@ -49,6 +49,9 @@ def record_game(tally, lay, rows, r, players, win_mask, length, unfinished, end_
     share = WIN_UNIT // n_win if n_win > 0 else 0
     for e in range(lay[L_NEV]):
         tally[lay[L_EVENTS] + e] += st[s_events + e]
+    # the card-power counters without a branch per card type (a held/played flag is
+    # 0 or 1 by then; mispredicted branches here cost ~5% of a 3UP game)
+    held, held_win, played, played_win = lay[L_HELD], lay[L_HELD_WIN], lay[L_PLAYED], lay[L_PLAYED_WIN]
     for s in range(players):
         w = share if (win_mask >> s) & 1 else 0
         tally[lay[L_WIN] + s] += w
@@ -56,10 +59,10 @@ def record_game(tally, lay, rows, r, players, win_mask, length, unfinished, end_
         tally[lay[L_SCORE] + s] += sc
         tally[lay[L_SCORE_SQ] + s] += sc * sc
         base = s * nt
-        for t in range(nt):
-            if st[s_held + base + t]:
-                tally[lay[L_HELD] + base + t] += 1
-                tally[lay[L_HELD_WIN] + base + t] += w
-            if st[s_played + base + t]:
-                tally[lay[L_PLAYED] + base + t] += 1
-                tally[lay[L_PLAYED_WIN] + base + t] += w
+        for t in range(base, base + nt):
+            h = 1 if st[s_held + t] != 0 else 0
+            tally[held + t] += h
+            tally[held_win + t] += h * w
+            q = 1 if st[s_played + t] != 0 else 0
+            tally[played + t] += q
+            tally[played_win + t] += q * w

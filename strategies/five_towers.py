@@ -21,7 +21,7 @@ here is an error, never a silent cheat.  To add one: copy a neighbour (its ``Str
 entry, parameters read by name through ``P_<NAME>``), register it at the bottom and add
 its branch to ``choose_bid`` and ``choose_build`` (an import error names a missing one).
 """
-from cardlab.sim.bits import popcount
+from cardlab.sim.bits import lowest, popcount
 from cardlab.sim.jit import helper, inline
 from cardlab.sim.rng import seat_below, seat_uniform
 from cardlab.sim.five_towers import layout as L
@@ -134,15 +134,13 @@ def chain(st, k, t, out):
         bj = -1
         bv = -1
         rest = left
-        j = 0
-        while rest:
-            if rest & 1:
-                x = st[S_OFFER + j] & 15
-                if x > bv and fits(x, cur, 0, 4, 99):
-                    bv = x
-                    bj = j
-            rest >>= 1
-            j += 1
+        while rest:  # the kind's slots, lowest first (ties go to the first)
+            j = lowest(rest)
+            rest &= rest - 1
+            x = st[S_OFFER + j] & 15
+            if x > bv and fits(x, cur, 0, 4, 99):
+                bv = x
+                bj = j
         if bj < 0:
             return n
         left ^= 1 << bj
