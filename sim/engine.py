@@ -76,6 +76,21 @@ def new_state(rules, capacity, E):
     return st
 
 
+def runner(play_games, E):
+    """A game's fast path as called from Python: ``run_games(rules, sids, params, seed,
+    start, stop, tally, lay, rows, capacity)`` makes the state (numpy, like ``new_state``),
+    plays the games with the game's compiled ``play_games`` and returns the state.  Plain
+    Python around one compiled call per chunk: a compiled wrapper cost each game's cold
+    compile about a second (numba optimizes every callee again inside each caller)."""
+    def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
+        st = np.zeros(E.size + capacity * E.trace_row, dtype=np.int64)
+        st[E.rules:E.rules + E.n_rules] = rules
+        play_games(st, sids, params, seed, start, stop, tally, lay, rows)
+        return st
+
+    return run_games
+
+
 @njit(cache=True, nogil=True, inline="always")
 def play_games(st, sids, params, seed, start, stop, tally, lay, rows,
                E, setup, choose, step, progress, decide=None, search_id=-1):

@@ -45,9 +45,18 @@ def expand(signature: str) -> str:
     return signature
 
 
-def helper(signature: str, nrt: bool = False):
+def helper(signature: str, nrt: bool = False, paste: bool = False):
     """A cached, GIL-free compiled helper with a fixed signature, compiled on first use
-    (``nrt``: with numba's runtime, for the one helper that needs it, ``illegal``)."""
+    (``nrt``: with numba's runtime, for the helpers that need it, ``illegal1..4``).
+
+    ``paste``: LLVM pastes the compiled helper into every caller (``alwaysinline``), for
+    the rules every decision goes through (a game's ``apply``, ``draw``, ``is_legal``...).
+    Unlike numba's ``inline="always"``, which types and lowers the body again at each call
+    site (a longer cold compile, and in a kernel with reference counting two atomic
+    updates per use of the state), this keeps one compiled body without reference
+    counting and only removes the call, whose cost is high in numba (every array passed
+    as seven values, every local zeroed): measured on one thread, 3UP +26%, Block Tower
+    +22%, Crazy Eights +21%, Skyscraper +13% (same tallies, no longer a cold compile)."""
     sig = expand(signature)
 
     def decorate(fn):
@@ -59,6 +68,8 @@ def helper(signature: str, nrt: bool = False):
             if d._can_compile:
                 d.compile(sig)      # the declared signature, and no other:
                 d.disable_compile()  # later calls convert their arguments to it
+                if paste:
+                    always_inline(d)
 
         typed_call, python_call = d.get_call_template, d._compile_for_args
 
@@ -79,6 +90,15 @@ def helper(signature: str, nrt: bool = False):
         return d
 
     return decorate
+
+
+def always_inline(d) -> None:
+    """Mark a compiled helper ``alwaysinline`` in the module its callers link in (numba
+    links every callee's IR into the caller's module, where LLVM's inliner then pastes
+    it).  A kernel loaded from the cache already holds the pasted code."""
+    (cres,) = d.overloads.values()
+    module = cres.library._get_module_for_linking()
+    module.get_function(cres.fndesc.mangled_name).add_function_attribute("alwaysinline")
 
 
 def inline(fn):

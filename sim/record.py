@@ -21,7 +21,7 @@ def layout_array(tl: TallyLayout) -> np.ndarray:
                      tl.hist, tl.shape], dtype=np.int64)
 
 
-@helper("void(ST, ST, EV, int64, int64, int64, int64, boolean, int64, ST, int64, int64, int64, int64)")
+@helper("void(ST, ST, EV, int64, int64, int64, int64, boolean, int64, ST, int64, int64, int64, int64)", paste=True)
 def record_game(tally, lay, rows, r, players, win_mask, length, unfinished, end_idx,
                 st, s_held, s_played, s_score, s_events):
     """Fold a finished game into ``tally``; when ``rows`` has rows, also write its row ``r``:

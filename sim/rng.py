@@ -142,7 +142,7 @@ def below(st, n):
     return np.int64(uniform(st) * n)
 
 
-@helper("void(ST, int64, int64)")
+@helper("void(ST, int64, int64)", paste=True)
 def shuffle(st, lo, hi):
     """Fisher-Yates shuffle of st[lo:hi] in place, with st's own generator."""
     for i in range(hi - 1, lo, -1):

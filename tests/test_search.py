@@ -128,7 +128,8 @@ def handing_positions(game_id, want=3, games=60):
 
 # games whose random play meets such positions within 60 games (in Crazy Eights, 3UP and
 # 5 Towers a move that surely hands the next seat a win while another surely wins is too
-# rare to find by random play at a test's cost)
+# rare to find by random play at a test's cost: tests/test_search_positions.py builds
+# them by hand; Block Tower has none, see there)
 HANDING = ["skyscraper", "smokestack"]
 
 

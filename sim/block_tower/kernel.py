@@ -350,17 +350,17 @@ def carry_on(st, outcome):
 
 # ---------------------------------------------------------------- the model
 #
-# The game's code is ``play_on_from``.  The fast path, compiled without numba's reference
-# counting (``sim/engine.play_games``), has it pasted into ``step``: measured on one
-# thread, 29% faster than calling it as a helper (337,000 -> 434,000 games/s), at the
-# price of a longer cold compile (16.5 -> 32 s on this machine).  The kernels that run
-# with reference counting (search, causal card power, ``play_on``) and a new game's
-# ``setup`` call it compiled apart, as the helper ``play_from``: pasted there it would pay
-# two atomic updates per use of the state.
+# The game's code runs in one compiled helper, ``play_from`` (a fixed signature and no
+# reference counting: sim/jit.py).  ``setup`` and ``step``, which the engine pastes into
+# its game loop, only call it, and ``step`` raises for an illegal answer (an error that
+# carries the answer's numbers needs numba's runtime, which helpers go without).  LLVM
+# pastes the compiled helper into both (``paste``): one body compiled once, no call per
+# decision (measured on one thread, 337,000 -> 411,000 games/s; pasted by numba instead,
+# 434,000 but a cold compile twice as long, and reference counts in the search kernel).
 
 
-@inline
-def play_on_from(st, act, new_game):
+@helper("boolean(ST, ACT, boolean)", paste=True)
+def play_from(st, act, new_game):
     """The game from a new game's deal (new_game: the state cleared, round 0 dealt, the
     start seat's turn opened) or from the pending decision's answer ``act`` (checked,
     then applied), up to the next decision or the game's end.  False (and nothing
@@ -376,13 +376,6 @@ def play_on_from(st, act, new_game):
             return False
     carry_on(st, outcome)
     return True
-
-
-@helper("boolean(ST, ACT, boolean)")
-def play_from(st, act, new_game):
-    """``play_on_from`` compiled apart: a new game's setup, and the kernels that run with
-    numba's reference counting (search, causal card power, ``play_on``)."""
-    return play_on_from(st, act, new_game)
 
 
 NO_ANSWER = (0, 0, 0, 0)  # setup's (unread) answer
@@ -414,13 +407,6 @@ def give_begin(st):
 def step(st, act):
     """Apply the pending decision's answer ``act`` and play on to the next decision; an
     illegal answer is an error naming it."""
-    if not play_on_from(st, act, False):
-        refuse(st, act)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def step_apart(st, act):
-    """``step`` through ``play_from``: for the kernels with reference counting."""
     if not play_from(st, act, False):
         refuse(st, act)
 
@@ -446,7 +432,7 @@ def play_turn(st, sids, params, me):
 @njit(cache=True, nogil=True)
 def play_on(st, sids, params):
     """Play a position (a copy of a state at any decision) to the end of its game."""
-    engine.play_on(st, sids, params, ENGINE, choose, step_apart)
+    engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -456,13 +442,7 @@ def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
                       ENGINE, setup, choose, step, progress)
 
 
-@njit(cache=True, nogil=True)
-def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on Block Tower: a new state, games [start, stop) into ``tally``
-    (in trace mode, ``capacity`` > 0, every event of one game); the state returned."""
-    st = engine.new_state(rules, capacity, ENGINE)
-    play_games(st, sids, params, seed, start, stop, tally, lay, rows)
-    return st
+run_games = engine.runner(play_games, ENGINE)  # the fast path from Python: state, games, state
 
 
 # ---------------------------------------------------------------- the search player
@@ -473,7 +453,7 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step_apart, legal, REDEAL, no_table_cards, no_table_put,
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
                          restrict_bits)
 
 
@@ -481,7 +461,7 @@ def search_decide(st, me, p):
 def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on Block Tower, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step_apart, progress, search_decide, ID.mcts)
+                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
 
 
 @helper("boolean(ST, int64, int64)")
@@ -528,4 +508,4 @@ def give_state(st, seed, game, seat, t, arm):
 def run_causal(rules, sids, params, seed, start, stop, types, out):
     """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
     give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
-                    give_begin, choose, step_apart, give_card)
+                    give_begin, choose, step, give_card)

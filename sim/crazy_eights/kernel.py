@@ -183,11 +183,11 @@ def turns(st, me):
 # ---------------------------------------------------------------- the model
 
 
-@helper("boolean(ST, int64, int64, int64, int64)")
+@helper("boolean(ST, int64, int64, int64, int64)", paste=True)
 def apply(st, kind, a, b, c):
     """Carry out the pending seat's answer and play on to the next decision; False (and
-    nothing changed) when the decision does not allow it.  A helper, so the turns run
-    compiled without reference counting inside the engine's loop."""
+    nothing changed) when the decision does not allow it.  A helper, so the turns are
+    compiled once without reference counting, and pasted by LLVM into ``step``."""
     if not is_legal(st, kind, a, b, c):
         return False
     me = st[S_ACTOR]
@@ -236,12 +236,7 @@ def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
                       ENGINE, setup, choose, step, progress)
 
 
-@njit(cache=True, nogil=True)
-def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on Crazy Eights: a new state, its games played; the state returned."""
-    st = engine.new_state(rules, capacity, ENGINE)
-    play_games(st, sids, params, seed, start, stop, tally, lay, rows)
-    return st
+run_games = engine.runner(play_games, ENGINE)  # the fast path from Python: state, games, state
 
 
 # ---------------------------------------------------------------- the search player

@@ -80,7 +80,7 @@ def draw_offered(st):
     return st[R_MAY_DRAW] != 0 and can_draw(st) and under_limit(st)
 
 
-@helper("void(ST, int64)")
+@helper("void(ST, int64)", paste=True)
 def draw(st, seat):
     """Seat draws the stock's top card (the caller checked ``can_draw``).  An empty stock
     is first renewed: every discard but the top card, shuffled."""
@@ -105,7 +105,7 @@ def draw(st, seat):
 # ---------------------------------------------------------------- legality
 
 
-@helper("boolean(ST, int64, int64, int64, int64)")
+@helper("boolean(ST, int64, int64, int64, int64)", paste=True)
 def is_legal(st, kind, a, b, c):
     """The pending decision allows (kind, a, b, c): a legal card or the offered draw; after
     an 8, a suit."""

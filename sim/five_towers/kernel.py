@@ -296,12 +296,7 @@ def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
                       ENGINE, setup, choose, step, progress)
 
 
-@njit(cache=True, nogil=True)
-def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on 5 Towers: a new state, its games played; the state returned."""
-    st = engine.new_state(rules, capacity, ENGINE)
-    play_games(st, sids, params, seed, start, stop, tally, lay, rows)
-    return st
+run_games = engine.runner(play_games, ENGINE)  # the fast path from Python: state, games, state
 
 
 # ---------------------------------------------------------------- the search player

@@ -112,7 +112,7 @@ def discard(st, t):
     st[S_DISC_N] += 1
 
 
-@helper("boolean(ST, int64)")
+@helper("boolean(ST, int64)", paste=True)
 def draw(st, seat):
     """Draw the top card into seat's hand; an empty pile first takes the shuffled
     discards; with both empty nothing happens.  Returns whether a card was drawn."""
@@ -206,7 +206,7 @@ def steal_random_card(st, me, target):
 # ---------------------------------------------------------------- legality
 
 
-@helper("boolean(ST, int64, int64, int64, int64, int64)")
+@helper("boolean(ST, int64, int64, int64, int64, int64)", paste=True)
 def is_legal(st, me, kind, a, b, c):
     P = st[R_PLAYERS]
     fsum = st[R_FLOOR_SUM]
@@ -304,7 +304,7 @@ ACTION_EVENT = (-1, EV_BUILD, EV_STEAL, EV_DOG, EV_BONE, EV_HAM, EV_BALL, EV_THI
                 EV_SHAKE, EV_TRUCK, EV_DISCARD)
 
 
-@helper("boolean(ST, int64, int64, int64, int64, int64)")
+@helper("boolean(ST, int64, int64, int64, int64, int64)", paste=True)
 def apply_action(st, me, kind, a, b, c):
     """Carry out a legal action.  Returns True when it added a floor to my tower."""
     P = st[R_PLAYERS]

@@ -100,7 +100,7 @@ def deal_layout(st, seat, l):
         st[S_OVER] = 1
 
 
-@helper("void(ST, int64, int64)")
+@helper("void(ST, int64, int64)", paste=True)
 def settle(st, seat, l):
     """While layout l of seat is a chimney (4 of a suit, or a straight when they count),
     set it aside and deal a replacement in its place; stops when the stock runs out (a
@@ -232,7 +232,7 @@ def swap(st, me, l, i, j):
     settle(st, me, l)
 
 
-@helper("void(ST, int64)")
+@helper("void(ST, int64)", paste=True)
 def sweep(st, caller):
     """Every seat p receives all layouts of seat p + 1 (chimneys stay)."""
     P = st[R_PLAYERS]

@@ -209,13 +209,15 @@ def turns(st):
 # ---------------------------------------------------------------- the model
 
 
-@inline
-def play_answer(st, kind, a, b, c):
+@helper("boolean(ST, int64, int64, int64, int64)", paste=True)
+def apply(st, kind, a, b, c):
     """Carry out the pending seat's answer and play on to the next decision; False (and
     nothing changed) when the decision does not allow it (the checks of ``is_legal``).
     Inside a turn: a discard or pick-up, or the optional draw; after the deal each seat
     in order lays its up cards (kind = the mask), and the last one's choice begins seat
-    0's turn."""
+    0's turn.  A helper, so the whole turn is compiled once without reference counting
+    (in the search kernel, which has them, numba's own inlining played these rules at
+    about two thirds of the speed), and pasted by LLVM into ``step`` (``paste``)."""
     me = st[S_ACTOR]
     phase = st[S_PHASE]
     if phase == D_DISCARD:
@@ -250,27 +252,9 @@ def refuse(st, kind, a, b):
     illegal3("discard", "kind,type,count", me, kind, a, b)
 
 
-@helper("boolean(ST, int64, int64, int64, int64)")
-def apply(st, kind, a, b, c):
-    """``play_answer`` compiled apart, for the kernels that run with numba's reference
-    counting (the search player's, causal card power's, ``play_on``): inlined there the
-    rules paid two atomic updates per use of the state and played at about two thirds
-    of the speed.  The fast path, compiled without it, inlines them (``step``)."""
-    return play_answer(st, kind, a, b, c)
-
-
 @njit(cache=True, nogil=True, inline="always")
 def step(st, act):
-    """Apply the pending seat's answer and play on; an illegal one raises (the fast path:
-    the rules inlined, see ``engine.play_games``)."""
-    kind, a, b, c = act
-    if not play_answer(st, kind, a, b, c):
-        refuse(st, kind, a, b)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def step_apart(st, act):
-    """``step`` through ``apply``: for the kernels with reference counting."""
+    """Apply the pending seat's answer and play on (``apply``); an illegal one raises."""
     kind, a, b, c = act
     if not apply(st, kind, a, b, c):
         refuse(st, kind, a, b)
@@ -294,7 +278,7 @@ def play_turn(st, sids, params, me):
 @njit(cache=True, nogil=True)
 def play_on(st, sids, params):
     """Play a position (a copy of a state at any decision) to the end of its game."""
-    engine.play_on(st, sids, params, ENGINE, choose, step_apart)
+    engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -304,12 +288,7 @@ def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
                       ENGINE, setup, choose, step, progress)
 
 
-@njit(cache=True, nogil=True)
-def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on 3UP 3DOWN: a new state, its games played; the state returned."""
-    st = engine.new_state(rules, capacity, ENGINE)
-    play_games(st, sids, params, seed, start, stop, tally, lay, rows)
-    return st
+run_games = engine.runner(play_games, ENGINE)  # the fast path from Python: state, games, state
 
 
 # ---------------------------------------------------------------- re-deals (sim/redeal.py)
@@ -354,7 +333,7 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step_apart, legal, REDEAL, table_cards, table_put,
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, table_cards, table_put,
                          restrict_bits)
 
 
@@ -362,7 +341,7 @@ def search_decide(st, me, p):
 def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
     """The shared engine on 3UP 3DOWN, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step_apart, progress, search_decide, ID.mcts)
+                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
 
 
 @helper("boolean(ST, int64, int64)")
@@ -403,4 +382,4 @@ def give_state(st, seed, game, seat, t, arm):
 def run_causal(rules, sids, params, seed, start, stop, types, out):
     """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
     give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
-                    give_begin, choose, step_apart, give_card)
+                    give_begin, choose, step, give_card)

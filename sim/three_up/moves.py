@@ -151,7 +151,7 @@ def choose_up(st, me, mask):
     emit(st, EV_UP, me, st[o], st[o + 1], st[o + 2])
 
 
-@helper("void(ST, int64, int64)")
+@helper("void(ST, int64, int64)", paste=True)
 def draw_up(st, me, optional):
     """Draw back up to 3 cards in hand while the draw pile lasts, one event per card
     (optional=1: the optional draw before an extra discard of a Clear +1/+2)."""
@@ -174,7 +174,7 @@ def draw_up(st, me, optional):
 # ---------------------------------------------------------------- the pile
 
 
-@helper("void(ST, int64, int64)")
+@helper("void(ST, int64, int64)", paste=True)
 def clear_pile(st, me, why):
     """The pile leaves the game (why: WHY_RUN, or the Clear card played)."""
     pn = st[S_PILE_N]
@@ -188,7 +188,7 @@ def clear_pile(st, me, why):
     emit(st, EV_CLEAR, me, why, pn, 0)
 
 
-@helper("void(ST, int64, int64)")
+@helper("void(ST, int64, int64)", paste=True)
 def stack(st, t, n):
     """n numbers of type t went on the pile: they extend or start the run on top."""
     if t < T_CLR:
@@ -196,7 +196,7 @@ def stack(st, t, n):
         st[S_TOP] = t
 
 
-@helper("void(ST, int64, int64)")
+@helper("void(ST, int64, int64)", paste=True)
 def settle_pile(st, me, t):
     """After a discard of type t (shown on the pile): a Clear clears the pile, and so do
     clear_run equal numbers in a row on top."""
@@ -206,7 +206,7 @@ def settle_pile(st, me, t):
         clear_pile(st, me, WHY_RUN)
 
 
-@helper("boolean(ST, int64, int64, int64, int64)")
+@helper("boolean(ST, int64, int64, int64, int64)", paste=True)
 def discard_legal(st, me, kind, t, n):
     """A discard answer: pick up (when no discard is legal, or by choice with
     must_play_if_able=false and a pile to take), or n >= 1 cards of type t from the
@@ -226,7 +226,7 @@ def discard_legal(st, me, kind, t, n):
     return top < 0 or t > top or (t == top and st[R_EQUAL] != 0)
 
 
-@helper("void(ST, int64, int64, int64, int64)")
+@helper("void(ST, int64, int64, int64, int64)", paste=True)
 def discard(st, me, src, t, n):
     """Discard n cards of type t from the hand (src=SRC_HAND: the top n of its type's
     stack) or the up cards onto the pile, then clear it if they clear it."""
@@ -262,7 +262,7 @@ def discard(st, me, src, t, n):
     settle_pile(st, me, t)
 
 
-@helper("int64(ST, int64)")
+@helper("int64(ST, int64)", paste=True)
 def play_down(st, me):
     """Turn over me's last-dealt down card onto the pile.  Legal (a Clear, anything on
     an empty pile, a number legal on the top): it is a discard and its type is returned.
@@ -286,7 +286,7 @@ def play_down(st, me):
     return t
 
 
-@helper("void(ST, int64, int64)")
+@helper("void(ST, int64, int64)", paste=True)
 def pickup(st, me, why):
     """me takes the whole pile into its hand (possibly an empty pile); why: P_*."""
     pn = st[S_PILE_N]
