@@ -95,21 +95,27 @@ def test_mcts_takes_a_win_that_is_on_the_table(game_id):
             f"{game_id}: mcts played {act} where {good} win at once, and it can lose after it")
 
 
-def hands_a_win(game, st, act, me) -> bool:
-    """After ``act`` the next seat to decide is another seat and has a move that ends the
-    game with it among the winners, in the real position and in four re-deals of what
-    ``me`` cannot see (a gift that needs no bad luck)."""
-    rng = np.random.default_rng(2)
+def next_seat_wins(game, st, act, me, seed):
+    """After ``act``, in the real position and in four re-deals (``seed``) of what ``me``
+    cannot see: per world None when the game is over or ``me`` decides again, else whether
+    the next seat to decide has a move that wins at once."""
+    rng = np.random.default_rng(seed)
     L = game.layout
+    out = []
     for world in [st] + [game.determinize(st, me, rng) for _ in range(4)]:
         w = world.copy()
         game.model().step(w, act)
         nxt = int(w[L.S_ACTOR])
-        if w[L.S_PHASE] == DONE or nxt == me:
-            return False
-        if not any(wins_at_once(game, w, a, nxt) for a in legal_actions(game, w)):
-            return False
-    return True
+        done = w[L.S_PHASE] == DONE or nxt == me
+        out.append(None if done else any(wins_at_once(game, w, a, nxt) for a in legal_actions(game, w)))
+    return out
+
+
+def hands_a_win(game, st, act, me) -> bool:
+    """After ``act`` the next seat to decide is another seat and has a move that ends the
+    game with it among the winners, in the real position and in four re-deals of what
+    ``me`` cannot see (a gift that needs no bad luck)."""
+    return all(w is True for w in next_seat_wins(game, st, act, me, 2))
 
 
 def handing_positions(game_id, want=3, games=60):

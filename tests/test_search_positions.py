@@ -38,7 +38,8 @@ from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
 from cardlab.sim.testing import card_census, legal_actions, new_game
 from tests import five_towers_helpers as FT
-from tests.test_search import hands_a_win, wins_anyway, wins_at_once
+from tests.test_search import hands_a_win, next_seat_wins, wins_anyway, wins_at_once
+from tests.test_three_up_rules import make_state
 
 
 # ---------------------------------------------------------------- what a position must be
@@ -48,17 +49,7 @@ def next_has_no_win(game, st, act, me) -> bool:
     """After ``act``, in the real position and in four re-deals of what ``me`` cannot see,
     the game goes on and the next seat to decide (if another) has no move that wins at
     once: ``act`` hands nothing."""
-    rng = np.random.default_rng(3)
-    L = game.layout
-    for world in [st] + [game.determinize(st, me, rng) for _ in range(4)]:
-        w = world.copy()
-        game.model().step(w, act)
-        nxt = int(w[L.S_ACTOR])
-        if w[L.S_PHASE] == DONE or nxt == me:
-            continue
-        if any(wins_at_once(game, w, a, nxt) for a in legal_actions(game, w)):
-            return False
-    return True
+    return not any(w is True for w in next_seat_wins(game, st, act, me, 3))
 
 
 def checked(game, st, me, players, rules=None):
@@ -185,46 +176,13 @@ def three_up_state(players, hands, up=None, down=None, pile=(), owed=1):
     ``down``; the pile bottom first; an empty draw pile; every other card of the deck
     cleared out of the game (``gone``, public), so every card is in one zone."""
     from cardlab.sim.three_up import layout as L
-    from cardlab.sim.three_up import moves as M
 
-    game = get_game(THREE_UP)
-    r = game.resolve_rules({}, players)
-    st = L.S.new_state(game.rules_vector(r, players))
-    seed_game(st, 11, 0)
-    pool: dict[int, list[int]] = {}
-    for i, (t, _) in enumerate(L.deck_cards(r)):
-        pool.setdefault(t, []).append(i)
-
-    def take(f):
-        return pool[L.type_of_face(f)].pop(0)
-
-    st[L.S_WIN] = -1
-    for s, cards in hands.items():
-        for f in cards:
-            M.hand_add(st, s, take(f))
-    for s, cards in (up or {}).items():
-        for k, f in enumerate(cards):
-            st[L.S_UP + s * L.NUP + k] = take(f)
-            st[L.S_UCNT + s * L.NT + L.type_of_face(f)] += 1
-        st[L.S_UP_N + s] = len(cards)
-    for s, cards in (down or {}).items():
-        for k, f in enumerate(cards):
-            st[L.S_DOWN + s * L.NDOWN + k] = take(f)
-        st[L.S_DOWN_N + s] = len(cards)
-    L.S.write(st, "pile", [take(f) for f in pile])
-    st[L.S_TOP] = L.type_of_face(pile[-1]) if pile else -1
-    run = 0
-    for f in reversed(pile):
-        if f != pile[-1]:
-            break
-        run += 1
-    st[L.S_RUN] = run
-    L.S.write(st, "gone", sorted(c for ids in pool.values() for c in ids))
+    st = make_state(players, hands, up, down, pile, rest_gone=True)
     st[L.S_TURN] = 40
     st[L.S_ACTOR] = 0
     st[L.S_OWED] = owed
     st[L.S_PHASE] = L.D_DISCARD
-    return game, st
+    return get_game(THREE_UP), st
 
 
 def test_three_up_mcts_does_not_play_low_to_the_seat_on_its_last_card():

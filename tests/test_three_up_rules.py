@@ -37,8 +37,9 @@ PLAY, PICK = L.A_PLAY, L.A_PICKUP
 
 
 def make_state(players=4, hands=None, up=None, down=None, pile=(), draw=(), rules=None,
-               capacity=0):
-    """A mid-game state; seats not named hold nothing."""
+               capacity=0, rest_gone=False):
+    """A mid-game state; seats not named hold nothing (with ``rest_gone`` every card not
+    placed is out of the game, ``gone``, so every card is in one zone)."""
     st = np.zeros(L.S_SIZE + capacity * L.TRACE_ROW, np.int64)
     r = GAME.resolve_rules(rules or {}, players)
     st[L.S_RULES:L.S_RULES + L.N_RULES] = GAME.rules_vector(r, players)
@@ -77,6 +78,8 @@ def make_state(players=4, hands=None, up=None, down=None, pile=(), draw=(), rule
     for k, f in enumerate(reversed(draw)):
         st[L.S_DRAW + k] = take(f)
     st[L.S_DRAW_N] = len(draw)
+    if rest_gone:
+        L.S.write(st, "gone", sorted(c for ids in pool.values() for c in ids))
     return st
 
 
