@@ -104,8 +104,8 @@ def play_games(st, sids, params, seed, start, stop, tally, lay, rows,
 
     Nothing here allocates, so a game compiles its fast path around this loop without
     numba's reference counting (``_nrt=False``, see ``sim/jit.py``): with it, every
-    inlined helper's array arguments cost two atomic updates per call, measured at
-    about a third of Skyscraper's run time."""
+    inlined function's array arguments cost two atomic updates per call, a third of
+    Skyscraper's samples in a profile; without, its games run 10% faster."""
     P = st[E.rules]
     for g in range(start, stop):
         seed_game(st, seed, g)

@@ -107,7 +107,6 @@ def inline(fn):
     return njit(inline="always", cache=True, nogil=True)(fn)
 
 
-
 # A strategy answered a decision with an action it does not allow: raise the error the
 # runner names (``sim/errors.ILLEGAL``: decision, field names, seat, then one value per
 # field).  Raising with values needs numba's runtime, which the fast path is compiled
