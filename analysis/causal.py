@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from cardlab.analysis.stats import diff_paired
+from cardlab.analysis.stats import diff_paired, finite_or_none as _num
 from cardlab.sim.errors import InputError
 from cardlab.sim.tally import WIN_UNIT
 
@@ -122,10 +122,6 @@ def run_causal(game_id: str, players: int | None = None, strategies: str | list[
         "games_played": played, "elapsed_s": elapsed,
         "games_per_second": played / elapsed if elapsed > 0 else None,
     }
-
-
-def _num(x: float) -> float | None:
-    return None if x is None or x != x else float(x)
 
 
 def _adjust(rows: list[dict]) -> None:

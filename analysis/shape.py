@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardlab.analysis.stats import mean_interval, wilson
+from cardlab.analysis.stats import finite_or_none, mean_interval, wilson
 from cardlab.sim.tally import DECIDED_BINS, Tally
 
 # the figures a sweep compares between rule variants (analysis/sweep.py), with their labels
@@ -19,15 +19,11 @@ LABEL = {"lead_changes": "lead changes per game", "comeback_rate": "comeback rat
          "decided_point": "decided point", "close_finish_rate": "close-finish rate"}
 
 
-def _num(x: float) -> float | None:
-    return None if x != x else float(x)  # NaN -> None
-
-
 def _mean(total: int, total_sq: int, n: int, scale: float = 1.0) -> tuple[float | None, list]:
     if n == 0:
         return None, [None, None]
     m, lo, hi = mean_interval(total / scale, total_sq / scale ** 2, n)
-    return _num(m), [_num(lo), _num(hi)]
+    return finite_or_none(m), [finite_or_none(lo), finite_or_none(hi)]
 
 
 def _rate(k: int, n: int) -> tuple[float | None, list]:
@@ -61,14 +57,15 @@ def shape_summary(tally: Tally, game) -> dict[str, Any]:
     }
 
 
-def _pct(x: float | None) -> str:
+def pct(x: float | None) -> str:
+    """A rate as a percentage with one decimal, "n/a" for none (also the text summary's)."""
     return "n/a" if x is None else f"{100 * x:.1f}%"
 
 
-def _ival(v: float | None, ci: list, pct: bool) -> str:
+def _ival(v: float | None, ci: list, as_pct: bool) -> str:
     if v is None:
         return "n/a"
-    f = _pct if pct else (lambda x: "n/a" if x is None else f"{x:.2f}")
+    f = pct if as_pct else (lambda x: "n/a" if x is None else f"{x:.2f}")
     return f"{f(v)} [{f(ci[0])}, {f(ci[1])}]"
 
 

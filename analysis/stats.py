@@ -41,6 +41,11 @@ def diff_independent(k1: float, n1: float, k2: float, n2: float,
     return (d, lo, hi)
 
 
+def finite_or_none(x: float | None) -> float | None:
+    """A statistic for JSON: None for a missing value or NaN (too few games), else a float."""
+    return None if x is None or x != x else float(x)
+
+
 def mean_interval(total: float, total_sq: float, n: float, z: float = Z95
                   ) -> tuple[float, float, float]:
     """The mean of n values from their sum and sum of squares, with its 95% normal-

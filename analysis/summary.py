@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from cardlab.analysis.shape import shape_line, shape_summary
+from cardlab.analysis.shape import pct as _pct, shape_line, shape_summary
 from cardlab.analysis.stats import diff_independent, diff_multinomial, wilson
 from cardlab.sim.runner import RunResult
 from cardlab.sim.tally import WIN_UNIT
@@ -156,10 +156,6 @@ def summarize(result: RunResult) -> dict[str, Any]:
 
 
 TIMING_KEYS = ("elapsed_s", "games_per_second")
-
-
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:.1f}%"
 
 
 def length_line(L: dict[str, Any]) -> str:

@@ -35,8 +35,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _p in (ROOT, ROOT / "scripts"):  # speed_ab beside this script
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
 
 _OBJECTS: list[bytes] = []
 
@@ -80,19 +81,12 @@ def _code_offset(obj: Path) -> int:
 
 
 def profile(game: str, games: int, strategies: str) -> tuple[list[tuple[int, float]], list, Path, float]:
-    import numpy as np
+    from speed_ab import warmed
 
-    from cardlab.sim.runner import _layout, make_setup, warm
-
-    setup = make_setup(game, strategies=strategies, seed=1)
-    kernel = warm(setup)
+    play = warmed(game, strategies)
     if not _OBJECTS:
         raise SystemExit("the kernel was compiled in this process, not loaded from the cache: run once "
                          "more (the cache is now warm)")
-    rv, sids, params = setup.arrays()
-    lay = _layout(setup.game)
-    rows = np.zeros((0, setup.game.row_width), dtype=np.int64)
-    tally = setup.game.tally.new(setup.game.max_length(setup.rules))
     tmp = Path(tempfile.mkdtemp(prefix="cardlab-profile-"))
     obj = tmp / "kernel.o"
     obj.write_bytes(max(_OBJECTS, key=len))  # the kernel's object holds every function it calls
@@ -101,7 +95,7 @@ def profile(game: str, games: int, strategies: str) -> tuple[list[tuple[int, flo
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1.0)  # perf attached
     t0 = time.perf_counter()
-    kernel(rv, sids, params, 1, 0, games, tally, lay, rows, 0)
+    play(games)
     rate = games / (time.perf_counter() - t0)
     rec.send_signal(2)
     rec.wait()

@@ -24,19 +24,32 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def speed(game_id: str, games: int, repeats: int) -> tuple[float, float, int]:
+def warmed(game_id: str, strategies: str = "reference"):
+    """The compiled fast path of ``game_id`` (default players, seed 1), warm, and a
+    function ``play(games)`` that plays games [0, games) on one thread into a new tally
+    and returns it (``scripts/profile_kernel.py`` uses it too)."""
     from cardlab.sim.runner import _layout, make_setup, warm
 
-    setup = make_setup(game_id, strategies="reference", seed=1)
+    setup = make_setup(game_id, strategies=strategies, seed=1)
     kernel = warm(setup)
     rv, sids, params = setup.arrays()
     lay = _layout(setup.game)
     rows = np.zeros((0, setup.game.row_width), dtype=np.int64)
+
+    def play(games: int) -> np.ndarray:
+        tally = setup.game.tally.new(setup.game.max_length(setup.rules))
+        kernel(rv, sids, params, setup.seed, 0, games, tally, lay, rows, 0)
+        return tally
+
+    return play
+
+
+def speed(game_id: str, games: int, repeats: int) -> tuple[float, float, int]:
+    play = warmed(game_id)
     rates, check = [], None
     for _ in range(repeats):
-        tally = setup.game.tally.new(setup.game.max_length(setup.rules))
         t0 = time.perf_counter()
-        kernel(rv, sids, params, setup.seed, 0, games, tally, lay, rows, 0)
+        tally = play(games)
         rates.append(games / (time.perf_counter() - t0))
         digest = int(hashlib.sha1(tally.tobytes()).hexdigest()[:8], 16)
         assert check is None or check == digest, "a repeat gave a different tally"
