@@ -138,7 +138,13 @@ def main() -> int:
             print(f"profile_kernel: needs {tool} on PATH", file=sys.stderr)
             return 2
     _keep_objects()
-    samples, syms, obj, rate = profile(a.game, a.games, a.strategies)
+    from cardlab.sim.errors import InputError
+
+    try:
+        samples, syms, obj, rate = profile(a.game, a.games, a.strategies)
+    except InputError as e:  # a bad game or strategy: one line, exit 2
+        print(f"profile_kernel: {e}", file=sys.stderr)
+        return 2
     starts = [s[0] for s in syms]
     share = collections.Counter()
     per_offset = collections.Counter()

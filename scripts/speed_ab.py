@@ -58,6 +58,7 @@ def speed(game_id: str, games: int, repeats: int) -> tuple[float, float, int]:
 
 
 def main() -> int:
+    from cardlab.sim.errors import InputError
     from cardlab.sim.registry import game_ids
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -66,7 +67,11 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=5)
     a = ap.parse_args()
     for g in a.games_list or game_ids():
-        best, worst, digest = speed(g, a.games, a.repeats)
+        try:
+            best, worst, digest = speed(g, a.games, a.repeats)
+        except InputError as e:  # a bad game or strategy: one line, exit 2
+            print(f"speed_ab: {e}", file=sys.stderr)
+            return 2
         print(f"{g:13s} {best:10,.0f} games/s  (worst {worst:,.0f}; tally {digest:08x})",
               flush=True)
     return 0
