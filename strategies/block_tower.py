@@ -557,7 +557,7 @@ def ask_block(sid, st, me, p):
 check_dispatch(ask_block, STRATEGIES, "block")
 
 
-@inline
+@helper("ACT(int64, ST, int64, PAR)", paste=True)
 def choose(sid, st, me, p):
     """The seat's strategy answers the pending decision (st[S_PHASE]) with four numbers:
     the action card's or the second action card's (kind, a, b, c), the block's (card,

@@ -243,7 +243,7 @@ def ask_call(sid, st, me, p):
     return starver_call(st, me, p)
 
 
-@inline
+@helper("ACT(int64, ST, int64, PAR)", paste=True)
 def choose(sid, st, me, p):
     """The seat's strategy answers the pending decision (play or call)."""
     if st[S_PHASE] == D_CALL:

@@ -81,7 +81,7 @@ def single_card(st, me):
     st[S_PLAN_N] = 1
 
 
-@inline
+@helper("boolean(ST)", paste=True)
 def build_starts(st):
     """Is the pending decision the build's first step (where the builder plans it all)?
     The tear-down when it comes first, else the first placement."""
@@ -90,14 +90,14 @@ def build_starts(st):
     return st[S_PHASE] == D_PLACE and st[S_PLACED] == 0
 
 
-@inline
+@helper("void(ST)", paste=True)
 def start_plan(st):
     """The plan just written belongs to this round's build, and no step of it is played yet."""
     st[S_PLAN_FOR] = st[S_ROUND] + 1
     st[S_PLAN_DONE] = 0
 
 
-@inline
+@helper("ACT(ST)", paste=True)
 def planned(st):
     """The plan's answer to the pending build step: its tear-down, or its next offer slot.
     A build it has no plan of its own for — one it did not begin, whose earlier steps
@@ -528,7 +528,7 @@ check_dispatch(choose_build, STRATEGIES, "tear")
 check_dispatch(choose_build, STRATEGIES, "place")
 
 
-@inline
+@helper("ACT(int64, ST, int64, PAR)", paste=True)
 def choose(sid, st, me, p):
     """The seat's strategy answers the pending decision: its bid, or the build's next step."""
     if st[S_PHASE] == D_BID:

@@ -9,7 +9,7 @@ To add one: copy a neighbour (its ``Strategy`` entry, parameters read by name th
 error names a missing one).
 """
 
-from cardlab.sim.jit import helper, inline
+from cardlab.sim.jit import helper
 
 from cardlab.sim.rng import seat_below
 from cardlab.sim.skyscraper.layout import (
@@ -392,7 +392,7 @@ STRATEGIES = register(L.S, (REFERENCE, {"play": reference}), (RANDOM, {"play": r
 ID = ids(STRATEGIES)
 
 
-@inline
+@helper("ACT(int64, ST, int64, PAR)", paste=True)
 def choose(sid, st, me, p):
     """The seat's strategy answers the pending decision (Skyscraper has one: D_PLAY)."""
     if sid == ID.reference:

@@ -507,7 +507,7 @@ def ask_stall(sid, st, me, p):
 check_dispatch(ask_stall, STRATEGIES, "stall")
 
 
-@inline
+@helper("ACT(int64, ST, int64, PAR)", paste=True)
 def choose(sid, st, me, p):
     """The seat's strategy answers the pending decision (st[S_PHASE]) as the model's
     4-number action: (call, 0, 0, 0), (layout, 0, 0, 0), the swap, or (a, b, 0, 0)."""

@@ -388,7 +388,7 @@ def ask_discard(sid, st, me, p):
     return clearer_discard(st, me, p)
 
 
-@inline
+@helper("ACT(int64, ST, int64, PAR)", paste=True)
 def choose(sid, st, me, p):
     """The seat's strategy answers the pending decision, as an action of four numbers."""
     phase = st[S_PHASE]

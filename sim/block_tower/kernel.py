@@ -403,7 +403,7 @@ def give_begin(st):
     carry_on(st, NEW_TURN)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper("void(ST, ACT)", paste=True)
 def step(st, act):
     """Apply the pending decision's answer ``act`` and play on to the next decision; an
     illegal answer is an error naming it."""

@@ -212,7 +212,7 @@ def apply(st, kind, a, b, c):
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper("void(ST, ACT)", paste=True)
 def step(st, act):
     """Apply the pending seat's answer and play on (``apply``); an illegal one raises,
     naming the decision, the seat and the answer."""

@@ -34,11 +34,9 @@ class FiveTowers(Game):
     layout = L          # the schema: seats, events, ends, tally and the modules follow from it
     score_name = "points"
     seat0_role = "the start player of the first round"
-    precompile = ("cardlab.sim.record:record_game", "cardlab.strategies.five_towers:random_build",
-                  "cardlab.strategies.five_towers:random_bid", "cardlab.strategies.five_towers:capper_build",
-                  "cardlab.strategies.five_towers:cautious_build", "cardlab.strategies.five_towers:greedy_build",
-                  "cardlab.strategies.five_towers:capper_bid", "cardlab.strategies.five_towers:cautious_bid",
-                  "cardlab.strategies.five_towers:greedy_bid")
+    precompile = ("cardlab.sim.five_towers.kernel:step", "cardlab.strategies.five_towers:capper_building",
+                  "cardlab.strategies.five_towers:cautious_building", "cardlab.strategies.five_towers:greedy_building",
+                  "cardlab.sim.record:record_game", "cardlab.sim.shape:record_shape")
     # the extra cards of the 4-5 player deck: compare them on the same seeds
     report_variants = (("deck", "base"), ("deck", "full"))
     knobs = (

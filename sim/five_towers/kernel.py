@@ -16,7 +16,7 @@ from numba import njit
 from cardlab.sim import engine, search, shape
 from cardlab.sim.five_towers.moves import progress
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.jit import illegal1, illegal2, inline
+from cardlab.sim.jit import helper, illegal1, illegal2, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.five_towers.layout import (
@@ -35,7 +35,6 @@ from cardlab.sim.five_towers.moves import (  # legal: the model's, for Game.mode
 from cardlab.strategies.five_towers import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
 from cardlab.sim import give
-from cardlab.sim.jit import helper
 from cardlab.sim.five_towers.layout import S_HELD
 from cardlab.sim.rng import stream_below
 
@@ -262,7 +261,7 @@ def play(st, act):
 # ---------------------------------------------------------------- the model
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper("void(ST, ACT)", paste=True)
 def step(st, act):
     """Apply the pending seat's action, then play on to the next decision (a round that
     ends moves on to the next round's offer) or the end of the game."""

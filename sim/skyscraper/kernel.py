@@ -13,7 +13,7 @@ from numba import njit
 from cardlab.sim import engine, search, shape
 from cardlab.sim.skyscraper.moves import progress
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.jit import illegal4, inline
+from cardlab.sim.jit import helper, illegal4, inline
 from cardlab.sim.rng import SEAT_RNG, shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.skyscraper.layout import (
@@ -28,7 +28,6 @@ from cardlab.sim.skyscraper.moves import apply_action, draw, emit, is_legal, leg
 from cardlab.strategies.skyscraper import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
 from cardlab.sim import give
-from cardlab.sim.jit import helper
 from cardlab.sim.skyscraper.layout import GIVE, MAXP, S_SIZE
 
 
@@ -176,7 +175,7 @@ def refill(st, me):
 # ---------------------------------------------------------------- the model
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper("void(ST, ACT)", paste=True)
 def step(st, act):
     """Apply the pending seat's action: a stop ends its turn; any other action must be
     legal, and a floor that reaches ``floors_to_win`` wins at once, even mid-turn."""

@@ -25,10 +25,10 @@ class Smokestack(Game):
     layout = L          # the schema: seats, events, ends, tally and the modules follow from it
     score_name = "chimneys"
     seat0_role = "the dealer, who moves last; seat 1 moves first"
-    precompile = ("cardlab.sim.record:record_game", "cardlab.sim.smokestack.moves:stall",
-                  "cardlab.strategies.smokestack:reference_stall", "cardlab.strategies.smokestack:collector_swap",
-                  "cardlab.strategies.smokestack:greedy_swap", "cardlab.strategies.smokestack:random_double",
-                  "cardlab.strategies.smokestack:random_swap")
+    precompile = ("cardlab.sim.smokestack.kernel:step", "cardlab.strategies.smokestack:reference_stall",
+                  "cardlab.strategies.smokestack:random_stall", "cardlab.strategies.smokestack:collector_double",
+                  "cardlab.strategies.smokestack:greedy_double", "cardlab.sim.record:record_game",
+                  "cardlab.sim.shape:record_shape")
     # the default shuffle-back stall rule can stall a game for good: show it beside "discard"
     report_variants = (("stall_removed", "discard"), ("stall_removed", "shuffle"))
     knobs = (

@@ -24,7 +24,7 @@ from numba import njit
 from cardlab.sim import engine, search, shape
 from cardlab.sim.smokestack.moves import progress
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.jit import illegal1, illegal2, illegal4, inline
+from cardlab.sim.jit import helper, illegal1, illegal2, illegal4, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.smokestack.layout import (
@@ -43,7 +43,6 @@ from cardlab.sim.smokestack.moves import (  # noqa: F401 - legal: the model's, f
 from cardlab.strategies.smokestack import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
 from cardlab.sim import give
-from cardlab.sim.jit import helper
 from cardlab.sim.smokestack.layout import (GIVE, MAXCH, MAXL, MAXP, NT, S_CH, S_HELD, S_LAY, S_NCH,
                                            S_NLAY, S_SIZE)
 from cardlab.sim.smokestack.moves import settle
@@ -228,7 +227,7 @@ def answer_stall(st, me, a, b):
 # ---------------------------------------------------------------- the model
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper("void(ST, ACT)", paste=True)
 def step(st, act):
     """Apply the pending seat's answer, then play on to the next decision: a swap or pass
     ends the turn (the next seat's turn begins; an empty stock ends the game), a stall

@@ -30,10 +30,7 @@ class ThreeUp(Game):
     layout = L          # the schema: seats, events, ends, tally and the modules follow from it
     score_name = "cards_left"
     seat0_role = "the first player"
-    precompile = ("cardlab.sim.record:record_game", "cardlab.sim.three_up.moves:discard",
-                  "cardlab.sim.three_up.moves:discard_legal", "cardlab.strategies.three_up:clearer_discard",
-                  "cardlab.strategies.three_up:dumper_discard", "cardlab.strategies.three_up:lowest_discard",
-                  "cardlab.strategies.three_up:random_discard")
+    precompile = ("cardlab.sim.three_up.kernel:step", "cardlab.sim.record:record_game", "cardlab.sim.shape:record_shape")
     # the two decks on the same seeds
     report_variants = (("deck", "seed74"), ("deck", "published84"))
     knobs = (

@@ -252,7 +252,7 @@ def refuse(st, kind, a, b):
     illegal3("discard", "kind,type,count", me, kind, a, b)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@helper("void(ST, ACT)", paste=True)
 def step(st, act):
     """Apply the pending seat's answer and play on (``apply``); an illegal one raises."""
     kind, a, b, c = act
