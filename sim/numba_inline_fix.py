@@ -36,25 +36,30 @@ _ONE_MEMO = """\
 """
 
 installed = False  # whether install() replaced numba's method in this process
+numbas_own = None  # numba's own method, kept once replaced (the tests compare the two)
 
 
 def install() -> bool:
     """Replace ``InlineWorker.inline_ir`` by the one-memo version; True if it did (or
     had), False if numba's source is not the one this was written for."""
-    global installed
+    global installed, numbas_own
     if installed:
         return True
     try:
         from numba.core import inline_closurecall as icc
 
-        source = textwrap.dedent(inspect.getsource(icc.InlineWorker.inline_ir))
+        lines, first = inspect.getsourcelines(icc.InlineWorker.inline_ir)
     except (ImportError, AttributeError, OSError, TypeError):  # no source: leave numba be
         return False
+    source = textwrap.dedent("".join(lines))
     if source.count(_PER_BLOCK) != 1:
         return False
+    # the first line where numba's is (a traceback points into numba's file; the one
+    # added line shifts the rest of the method by one)
+    padded = "\n" * (first - 1) + source.replace(_PER_BLOCK, _ONE_MEMO)
     namespace: dict = {}
-    code = compile(source.replace(_PER_BLOCK, _ONE_MEMO), icc.__file__, "exec")
-    exec(code, icc.__dict__, namespace)  # numba's module globals: copy, ir, ir_utils...
+    exec(compile(padded, icc.__file__, "exec"), icc.__dict__, namespace)  # numba's globals
+    numbas_own = icc.InlineWorker.inline_ir
     icc.InlineWorker.inline_ir = namespace["inline_ir"]
     installed = True
     return True
