@@ -32,7 +32,17 @@ answer is replaced by a uniformly random allowed action).  When every legal acti
 restricted the move is forced and any legal action may be taken.  The other seats are
 not restricted.
 
-Then it plays the root's most visited action.  The tree lives in arrays sized by
+Then it plays the root's most visited action, **unless that does not beat its rollout
+heuristic's own answer in the real position on evidence** (``trust``, default 1): when the
+most visited action's mean win share exceeds the heuristic's by no more than ``trust``
+standard errors of the difference, the heuristic's answer is played.  In a long game
+with several seats one decision moves a seat's win share by little, and a few hundred
+noisy play-outs rank close actions at random; a search that then played its most visited
+action lost to the very heuristic it rolled out with (3UP 3DOWN, 200 iterations: 19.8%
+against a `clearer` field, 28.6% with ``trust=1``; Block Tower 17.5% -> 27.0% against a
+`reference` field; Skyscraper, Smokestack, 5 Towers and Crazy Eights unchanged within
+their intervals).  With ``rollout=random`` there is no such answer (nor with
+``trust=0``).  The tree lives in arrays sized by
 ``iterations`` and allocated per decision, so memory never grows with the games played.
 Every random number comes from the seat's own stream (``sim/rng.seat_next_u64``), seeded
 from the seed, the game index and the seat: never from the game's chance stream, so
@@ -53,7 +63,7 @@ from cardlab.sim.redeal import determinize
 from cardlab.sim.rng import MAX_SEATS, seat_below
 from cardlab.sim.schema import DONE
 
-P_ITERATIONS, P_C, P_ROLLOUT, P_NEVER, P_WIDEN = 0, 1, 2, 3, 4   # the mcts strategy's parameter slots
+P_ITERATIONS, P_C, P_ROLLOUT, P_NEVER, P_WIDEN, P_TRUST = 0, 1, 2, 3, 4, 5  # the mcts strategy's parameter slots
 RANDOM_ROLLOUT = -1                      # rollout=random: uniform legal actions
 
 
@@ -142,7 +152,7 @@ def widen_pick(st, me, world, n, node, who, rollout, rpar, never, saved, keys, a
 @njit(cache=True, nogil=True, inline="always")
 def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put, restrict_bits):
     """Seat ``me``'s action in ``st`` by ISMCTS with the parameters ``p`` (iterations, c,
-    rollout, never); ``rpar`` holds every strategy's default parameters (a heuristic
+    rollout, never, widen, trust); ``rpar`` holds every strategy's default parameters (a heuristic
     rollout's); ``restrict_bits(st, kind, a, b, c)`` is the game's mask of what an action
     commits (for ``never``)."""
     P = st[E.rules]
@@ -162,6 +172,14 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
     if n_root == 1:
         o = E.acts
         return (world[o], world[o + 1], world[o + 2], world[o + 3])
+    # the rollout heuristic's own answer in the real position (on a copy: it may write
+    # its scratch), the default the search must beat on evidence (trust)
+    trust = p[P_TRUST]
+    h = (np.int64(0), np.int64(0), np.int64(0), np.int64(-1))
+    has_h = False
+    if rollout != RANDOM_ROLLOUT and trust > 0:
+        h = choose(rollout, world, me, seat_params(rpar, rollout))
+        has_h = never == 0 or restrict_bits(world, h[0], h[1], h[2], h[3]) & never == 0
     # the tree: node 0 is the root; node i > 0 was reached by act[i] from parent_of[i],
     # chosen by seat player[i]
     N = iterations + 1
@@ -272,4 +290,15 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
         if parent_of[ch] == 0 and visits[ch] > most:
             most = visits[ch]
             best = ch
+    # unless it does not beat the heuristic's answer by `trust` standard errors of the
+    # difference of their mean win shares (a share in [0, 1] of mean m varies by at most
+    # m(1 - m)): on noise alone the search keeps to its heuristic
+    if has_h:
+        hc = find_child(keys, act, parent_of, 0, h[0], h[1], h[2], h[3])
+        if hc > 0 and hc != best:
+            mb = reward[best] / visits[best]
+            mh = reward[hc] / visits[hc]
+            se = np.sqrt(mb * (1.0 - mb) / visits[best] + mh * (1.0 - mh) / visits[hc])
+            if mb - mh <= trust * se:
+                best = hc
     return (act[best, 0], act[best, 1], act[best, 2], act[best, 3])

@@ -172,10 +172,11 @@ class RegistryError(Exception):
     """A game's strategies cannot be registered as declared (raised at import)."""
 
 
-def register(schema, *entries) -> tuple[Strategy, ...]:
-    """The game's strategies with derived ids (the order given).  Each entry is
-    ``(Strategy, {decision: compiled function})`` and must answer every decision the
-    game's schema declares, and nothing else."""
+def register(schema, *entries, search_iterations: int = 200) -> tuple[Strategy, ...]:
+    """The game's strategies with derived ids (the order given), then ``mcts`` with
+    ``search_iterations`` by default.  Each entry is ``(Strategy, {decision: compiled
+    function})`` and must answer every decision the game's schema declares, and nothing
+    else."""
     wanted = [d for d, _ in schema.decisions]
     out, names = [], set()
     for i, (strat, answers) in enumerate(entries):
@@ -192,23 +193,25 @@ def register(schema, *entries) -> tuple[Strategy, ...]:
         strat.at  # noqa: B018 - checks the parameter count
         fns = tuple((d, getattr(answers[d], "__name__", str(answers[d]))) for d in wanted)
         out.append(replace(strat, id=i, decisions=fns))
-    out.append(replace(search_player(tuple(out)), id=len(out)))
+    out.append(replace(search_player(tuple(out), search_iterations), id=len(out)))
     return tuple(out)
 
 
-def search_player(heuristics: tuple[Strategy, ...]) -> Strategy:
-    """The ``mcts`` entry every game gets after its heuristics (``sim/search.py``)."""
+def search_player(heuristics: tuple[Strategy, ...], iterations: int = 200) -> Strategy:
+    """The ``mcts`` entry every game gets after its heuristics (``sim/search.py``), with
+    the game's default budget (``iterations``)."""
     rollouts = (("random", -1.0),) + tuple((s.name, float(s.id)) for s in heuristics if s.name != "random")
     return Strategy("mcts", "Information-set Monte Carlo tree search (sim/search.py): at each decision, "
                     "iterations times, re-deals what its seat cannot see and reseeds the future, walks a "
                     "tree of every seat's decisions legal in that world by UCB with availability counts "
                     "(exploration c), expands one untried action, plays the world out with the rollout "
                     "policy (uniformly random legal actions, or a heuristic of the game for every seat), "
-                    "and backs up each seat's win share; then plays the most visited action (a decision with "
+                    "and backs up each seat's win share; then plays the most visited action unless it does not "
+                    "beat the rollout heuristic's own answer by trust standard errors (a decision with "
                     "more than widen legal actions grows by progressive widening, the rollout's answer first). Its random "
                     "numbers come from its seat's own stream. With never=..., it never takes, itself, an "
                     "action that commits the named card types or action kinds (restricted play).", (
-                        Param("iterations", 200, 1, 20000, "worlds searched per decision", True),
+                        Param("iterations", iterations, 1, 20000, "worlds searched per decision", True),
                         Param("c", 0.7, 0, 10, "UCB exploration constant"),
                         Param("rollout", dict(rollouts).get("reference", -1), -1, max(s.id for s in heuristics),
                               "rollout policy: random "
@@ -221,6 +224,9 @@ def search_player(heuristics: tuple[Strategy, ...]) -> Strategy:
                         Param("widen", 128, 1, 10 ** 9, "decisions with more legal actions than this grow by "
                               "progressive widening: at most sqrt(visits) children, the rollout heuristic's "
                               "answer first", True),
+                        Param("trust", 1, 0, 10, "the rollout heuristic's own answer in the real position is "
+                              "played unless the most visited action's mean win share beats it by more than "
+                              "trust standard errors (0: always the most visited)"),
                     ), search=True)
 
 
