@@ -433,6 +433,32 @@ def test_five_towers_mcts_does_not_pass_when_the_whole_offer_wins():
     assert_does_not_hand(game, st, 0, 4, still_wins=[(2, 0, 0, 0)])
 
 
+def test_trust_keeps_mcts_to_its_heuristic_unless_the_search_finds_better():
+    """3UP 3DOWN positions from random play: with ``trust`` the search plays its rollout
+    heuristic's own answer (the reference's) wherever its play-outs do not show a better
+    one by that many standard errors, so it agrees with the reference far more often than
+    the plain most-visited rule; a huge ``trust`` agrees nearly always."""
+    game = get_game("three_up")
+    M = game.model()
+    mcts = game.all_strategies["mcts"]
+    ref = game.all_strategies["reference"]
+
+    def pick(game, st, me, acts):
+        return True if len(acts) > 1 else None
+
+    _, found = random_positions("three_up", 30, 20, 11, pick)
+    agree = Counter()
+    for st, me, _ in found:
+        answer = tuple(int(x) for x in M.choose(ref.id, st.copy(), me, ref.row()))
+        for trust in (0, 1, 10):
+            p = mcts.row({"trust": trust, "iterations": 96})
+            agree[trust] += tuple(int(x) for x in M.search_decide(st.copy(), me, p)) == answer
+    n = len(found)
+    assert n == 30
+    assert agree[10] >= 0.9 * n, agree
+    assert agree[10] >= agree[1] >= agree[0] and agree[1] > agree[0], agree
+
+
 def test_mcts_beats_random_play():
     """Skyscraper, 2 players, seats rotated: a small search wins far more than half."""
     wins = 0.0
