@@ -78,13 +78,14 @@ def new_state(rules, capacity, E):
 
 def runner(play_games, E):
     """A game's fast path as called from Python: ``run_games(rules, sids, params, seed,
-    start, stop, tally, lay, rows, capacity)`` makes the state (numpy, like ``new_state``),
-    plays the games with the game's compiled ``play_games`` and returns the state.  Plain
-    Python around one compiled call per chunk: a compiled wrapper cost each game's cold
-    compile about a second (numba optimizes every callee again inside each caller)."""
+    start, stop, tally, lay, rows, capacity)`` makes the state (``new_state``, run as plain
+    Python), plays the games with the game's compiled ``play_games`` and returns the state.
+    Plain Python around one compiled call per chunk: a compiled wrapper cost each game's
+    cold compile about a second (numba optimizes every callee again inside each caller)."""
+    make = getattr(new_state, "py_func", new_state)  # NUMBA_DISABLE_JIT=1: already Python
+
     def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-        st = np.zeros(E.size + capacity * E.trace_row, dtype=np.int64)
-        st[E.rules:E.rules + E.n_rules] = rules
+        st = make(rules, capacity, E)
         play_games(st, sids, params, seed, start, stop, tally, lay, rows)
         return st
 

@@ -33,8 +33,10 @@ class Game:
     layout: Any = None           # the game's layout module: its schema ``S`` and constants
     default_strategy: str = "reference"
     score_name: str = "score"    # what the per-seat score of a game is
-    # helpers a second process compiles on a cold start, those the kernel reaches last
-    # first ("module:function"; see sim/precompile.py)
+    # helpers a second process compiles on a cold start, in this order, then the record
+    # helpers every kernel reaches last ("module:function"; see sim/precompile.py): the
+    # game's step first (the main process starts with choose), then the strategy
+    # functions choose reaches last
     precompile: tuple[str, ...] = ()
     # who seat 0 is at the table (the first-player advantage is always seat 0's)
     seat0_role: str = "the first player"

@@ -1,9 +1,11 @@
 """Cold start on two cores: compile half of a game's helpers in a second process.
 
 numba compiles on one core, and a game's first run compiles every helper of its kernel
-(about 25 s for Skyscraper).  While the main process works through the kernel's helpers
+(about 10 s for Skyscraper).  While the main process works through the kernel's helpers
 in the order the kernel calls them, this process compiles the ones the main process
-reaches last (``Game.precompile``) into the same keyed cache folder; when the main
+reaches late (``Game.precompile``: the game's ``step``, while the main process starts with
+``choose``, then the strategies ``choose`` reaches last; then the record helpers, ``SHARED``)
+into the same keyed cache folder; when the main
 process gets there it loads them instead of compiling.  numba writes cache files
 atomically, so a race only means that a helper is compiled twice.
 
@@ -45,10 +47,15 @@ def finish(game, proc: subprocess.Popen | None, warmed: bool) -> None:
         proc.wait()
 
 
+# what every game's kernel reaches last, after its game loop: folded into the tally
+SHARED = ("cardlab.sim.record:record_game", "cardlab.sim.shape:record_shape")
+
+
 def main(game_id: str) -> None:
     from cardlab.sim.registry import get_game
 
-    for ref in get_game(game_id).precompile:
+    listed = get_game(game_id).precompile
+    for ref in listed + tuple(r for r in SHARED if r not in listed):
         module, name = ref.split(":")
         getattr(importlib.import_module(module), name).compile_declared()
 

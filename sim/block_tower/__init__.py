@@ -37,7 +37,7 @@ class BlockTower(Game):
     card_zones = ("draw", "hands", "point_pile", "won", "used_actions")
     report_figures = "cardlab.analysis.block_tower:collapse_section"
     report_events = L.EV_H1  # the collapse_h* counters are the collapse-height figure
-    precompile = ("cardlab.sim.record:record_game", "cardlab.strategies.block_tower:tactician_action",
+    precompile = ("cardlab.strategies.block_tower:tactician_action",
                   "cardlab.strategies.block_tower:tactician_second", "cardlab.strategies.block_tower:tactician_block",
                   "cardlab.strategies.block_tower:saboteur_block", "cardlab.strategies.block_tower:careful_action",
                   "cardlab.strategies.block_tower:careful_block", "cardlab.strategies.block_tower:random_action",

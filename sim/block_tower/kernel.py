@@ -351,10 +351,10 @@ def carry_on(st, outcome):
 # ---------------------------------------------------------------- the model
 #
 # The game's code runs in one compiled helper, ``play_from`` (a fixed signature and no
-# reference counting: sim/jit.py).  ``setup`` and ``step``, which the engine pastes into
-# its game loop, only call it, and ``step`` raises for an illegal answer (an error that
-# carries the answer's numbers needs numba's runtime, which helpers go without).  LLVM
-# pastes the compiled helper into both (``paste``): one body compiled once, no call per
+# reference counting: sim/jit.py).  ``setup`` (a new game, no answer) and ``step`` only
+# call it; ``play_from`` reports an illegal answer and ``step`` raises it (``refuse``,
+# through ``illegalN``).  LLVM pastes the compiled helper into
+# both (``paste``), and ``step`` into the engine's loop: one body compiled once, no call per
 # decision (measured on one thread, 337,000 -> 411,000 games/s; pasted by numba instead,
 # 434,000 but a cold compile twice as long, and reference counts in the search kernel).
 

@@ -35,8 +35,7 @@ class FiveTowers(Game):
     score_name = "points"
     seat0_role = "the start player of the first round"
     precompile = ("cardlab.sim.five_towers.kernel:step", "cardlab.strategies.five_towers:capper_building",
-                  "cardlab.strategies.five_towers:cautious_building", "cardlab.strategies.five_towers:greedy_building",
-                  "cardlab.sim.record:record_game", "cardlab.sim.shape:record_shape")
+                  "cardlab.strategies.five_towers:cautious_building", "cardlab.strategies.five_towers:greedy_building")
     # the extra cards of the 4-5 player deck: compare them on the same seeds
     report_variants = (("deck", "base"), ("deck", "full"))
     knobs = (

@@ -28,7 +28,7 @@ class Skyscraper(Game):
     length_unit = "turns"
     layout = L          # the schema: seats, events, ends, tally and the modules follow from it
     score_name = "floors"
-    precompile = ("cardlab.sim.skyscraper.kernel:step", "cardlab.sim.record:record_game", "cardlab.sim.shape:record_shape")
+    precompile = ("cardlab.sim.skyscraper.kernel:step",)
     knobs = (
         Knob("floor_copies", "int", 4, "copies of each floor card value", 1, 12),
         Knob("floor_max", "int", 8, "floor cards have values 1..floor_max", 2, L.FLOOR_LIMIT),

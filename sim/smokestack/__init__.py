@@ -27,8 +27,7 @@ class Smokestack(Game):
     seat0_role = "the dealer, who moves last; seat 1 moves first"
     precompile = ("cardlab.sim.smokestack.kernel:step", "cardlab.strategies.smokestack:reference_stall",
                   "cardlab.strategies.smokestack:random_stall", "cardlab.strategies.smokestack:collector_double",
-                  "cardlab.strategies.smokestack:greedy_double", "cardlab.sim.record:record_game",
-                  "cardlab.sim.shape:record_shape")
+                  "cardlab.strategies.smokestack:greedy_double")
     # the default shuffle-back stall rule can stall a game for good: show it beside "discard"
     report_variants = (("stall_removed", "discard"), ("stall_removed", "shuffle"))
     knobs = (
