@@ -23,6 +23,13 @@ For each game (default: every game in ``sim.registry.game_ids()``) it runs the r
   speed-up of the compiled path, and whether the uncompiled and compiled runs of the
   same games and seed give identical JSON (everything but the timing keys).
 
+``--search`` measures the search player instead (issues 17 and 19), in this process:
+``mcts`` iterations per second at positions met by seeded random play (200 iterations a
+decision, ``rollout=reference`` and ``random``), on one thread and on all cores (a thread
+per core, each deciding every position), and what one iteration costs in fast-path games
+(the fast path's one-thread games/s, ``reference``, 100,000 games, over the one-thread
+iterations/s; issue 19 asks for at most about two).
+
 Each measured command runs as its own child, reaped with ``os.wait4`` so that its peak
 memory (``ru_maxrss``) is that child's alone, not a maximum over everything run so far.
 Commands run one at a time: never run two benchmarks at once on a small machine.
@@ -618,6 +625,103 @@ def render(report: dict) -> str:
 
 
 # --------------------------------------------------------------------------- main
+# --------------------------------------------------------------------------- the search player
+SEARCH_ITERATIONS = 200
+SEARCH_POSITIONS = 12  # positions from random play (games 0..11, 3..29 random steps in)
+
+
+def search_positions(game_id: str):
+    """Positions met by seeded random play, each some way into its own game."""
+    import numpy as np
+
+    from cardlab.sim import runner
+    from cardlab.sim.registry import get_game
+    from cardlab.sim.schema import DONE
+    from cardlab.sim.testing import new_game, random_legal
+
+    g = get_game(game_id)
+    setup = runner.make_setup(game_id)
+    rng = np.random.default_rng(0)
+    out = []
+    for k in range(SEARCH_POSITIONS):
+        st = new_game(g, setup, k)
+        for _ in range(int(rng.integers(3, 30))):
+            if st[g.layout.S_PHASE] == DONE:
+                break
+            g.model().step(st, random_legal(g, st, rng))
+        if st[g.layout.S_PHASE] != DONE:
+            out.append(st)
+    return out
+
+
+def search_rate(game_id: str, rollout: str, jobs: int, repeat: int) -> list[float]:
+    """Iterations/s of ``mcts`` over the positions, ``jobs`` threads each deciding all of
+    them (a decision with one legal action searches nothing and is left out)."""
+    from cardlab.sim.registry import get_game
+
+    g = get_game(game_id)
+    M, L = g.model(), g.layout
+    p = g.all_strategies["mcts"].row({"iterations": SEARCH_ITERATIONS, "rollout": rollout})
+    pos = [st for st in search_positions(game_id) if M.legal(st.copy()) > 1]
+    M.search_decide(pos[0].copy(), int(pos[0][L.S_ACTOR]), p)  # compiled (or loaded) first
+
+    def work():
+        for st in pos:
+            M.search_decide(st.copy(), int(st[L.S_ACTOR]), p)
+
+    rates = []
+    for _ in range(repeat):
+        threads = [threading.Thread(target=work) for _ in range(jobs)]
+        t0 = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        rates.append(jobs * len(pos) * SEARCH_ITERATIONS / (time.perf_counter() - t0))
+    return rates
+
+
+def fast_path_one_thread(game_id: str, repeat: int) -> float:
+    """The fast path's best one-thread games/s (``reference``, default players, 100,000 games)."""
+    from cardlab.sim import runner
+
+    setup = runner.make_setup(game_id, None, None, "reference", SEED)
+    runner.run(setup, 1000, 1)
+    return max(runner.run(setup, QUICK_GAMES, 1).games_per_second for _ in range(repeat))
+
+
+def bench_search(games: list[str], repeat: int, log) -> dict:
+    cores = os.cpu_count() or 1
+    out = {"iterations_per_decision": SEARCH_ITERATIONS, "threads": cores, "games": []}
+    for g in games:
+        log(f"{g}: search player, {SEARCH_ITERATIONS} iterations a decision{_times(repeat)}")
+        row = {"game": g}
+        for rollout in ("reference", "random"):
+            one = search_rate(g, rollout, 1, repeat)
+            every = search_rate(g, rollout, cores, repeat)
+            row[rollout] = {"one_thread": round(max(one)), "one_thread_runs": [round(x) for x in one],
+                            "all_cores": round(max(every)), "all_cores_runs": [round(x) for x in every]}
+        fast = fast_path_one_thread(g, repeat)
+        row["fast_path_one_thread"] = round(fast)
+        row["fast_path_games_per_iteration"] = round(fast / row["reference"]["one_thread"], 2)
+        out["games"].append(row)
+    return out
+
+
+def render_search(rep: dict) -> str:
+    cores = f"{rep['threads']} threads"
+    lines = [f"search player (mcts, {rep['iterations_per_decision']} iterations a decision): iterations/s",
+             f"{'game':<14}{'reference, 1 thread':>20}{cores:>12}{'random, 1 thread':>18}{cores:>12}"
+             f"{'games/iteration':>17}"]
+    for r in rep["games"]:
+        ref, rnd = r["reference"], r["random"]
+        lines.append(f"{r['game']:<14}{ref['one_thread']:>20,}{ref['all_cores']:>12,}"
+                     f"{rnd['one_thread']:>18,}{rnd['all_cores']:>12,}{r['fast_path_games_per_iteration']:>17.2f}")
+    lines.append("games/iteration: the fast path's one-thread games/s over the reference-rollout "
+                 "iterations/s (issue 19: at most about 2)")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -636,6 +740,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="run the speed measurements (all cores, one thread) N times and keep the best")
     ap.add_argument("--json", action="store_true",
                     help="print one JSON object on stdout (the table goes to stderr)")
+    ap.add_argument("--search", action="store_true",
+                    help="measure the search player's iterations/s instead (in this process)")
     args = ap.parse_args(argv)
 
     from cardlab.sim.registry import game_ids
@@ -655,6 +761,14 @@ def main(argv: list[str] | None = None) -> int:
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
 
+    if args.search:
+        report = {"machine": machine_info(), "versions": versions(), "repo": repo_state(),
+                  "search": bench_search(games, args.repeat, log)}
+        text = render_search(report["search"])
+        print(text, file=sys.stderr if args.json else sys.stdout)
+        if args.json:
+            print(json.dumps(report, indent=2))
+        return 0
     report = {"machine": machine_info(), "versions": versions(), "repo": repo_state(),
               "command": " ".join(cardlab_command()), "seed": SEED, "games": []}
     for g in games:

@@ -115,12 +115,10 @@ def put_block(st, tab, r, owner, pool, k, n, table_put):
 
 @njit(cache=True, nogil=True, inline="always")
 def determinize(src, dst, seat, players, tab, pool, counts, table_cards, table_put):
-    """dst[:len(dst)] = a copy of src with everything ``seat`` cannot see re-dealt, drawing
+    """Re-deal in ``dst``, a copy of ``src`` (the caller copies it, leaving out what it
+    never reads: ``sim/search.copy_position``), everything ``seat`` cannot see, drawing
     from ``seat``'s own stream in ``src`` (which advances).  ``pool`` and ``counts`` are
     scratch arrays (room for every card, and for one count per hidden block)."""
-    n_words = dst.shape[0]
-    for i in range(n_words):
-        dst[i] = src[i]
     # gather the hidden cards, block by block, remembering how many each held
     k = 0
     nb = 0

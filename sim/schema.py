@@ -332,7 +332,13 @@ class Schema:
         return EngineLayout(self.size, self.trace_row, o["rules"], len(self.rule_names), o["phase"],
                             o["actor"], o["held"], o["played"], o["score"], o["evc"], o["mask"],
                             o["length"], o["unfinished"], o["end"], o["nev"], self.zones_end,
-                            o.get("acts", -1), o["shape"], self.close_margin)
+                            o.get("acts", -1), o["shape"], self.close_margin, self._acts_end())
+
+    def _acts_end(self) -> int:
+        """Where the legal-action buffer ends (the search copies positions without its unused
+        tail: Block Tower's holds 30,030 actions, 99.6% of its state)."""
+        p = self.parts.get("acts")
+        return p.offset + p.size if p is not None else -1
 
     # ------------------------------------------------------------ reading states
     def new_state(self, rules_vector: np.ndarray | None = None, capacity: int = 0) -> np.ndarray:
@@ -425,4 +431,4 @@ class Schema:
 
 EngineLayout = namedtuple("EngineLayout", "size trace_row rules n_rules phase actor held played "
                                           "score evc mask length unfinished end nev zones_end acts "
-                                          "shape close")
+                                          "shape close acts_end")

@@ -22,7 +22,9 @@ A **wide** decision (more than ``widen`` legal actions: Block Tower's placements
 30,030) would never try an action twice at these budgets, so its node grows by
 progressive widening instead: a new child only while the node has at most sqrt(visits)
 children, the first one the rollout heuristic's own answer, the others uniformly random
-untried actions; otherwise UCB among the children legal in this world.
+untried actions; otherwise UCB among the children legal in this world, each child checked
+by the game's ``legal_key`` (the thousands of listed actions are not looked up one by
+one: Block Tower 82,000 -> 281,000 iterations/s).
 
 **Restricted play** (Jaffe et al. 2012): with ``never`` set (a bit mask of card types,
 bits 0..31, and of the game's named action kinds, bits 32 and up: see the game's
@@ -110,6 +112,20 @@ def win_share(world, E, seat):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def copy_position(src, dst, E, used):
+    """dst = src but for the legal-action buffer past its first ``used`` actions: that
+    buffer is scratch every reader writes before it reads (``legal``), and copying all of
+    it made the copy most of an iteration (Block Tower's holds 30,030 actions, 99.6% of
+    its state: 25,000 -> 82,000 iterations/s on one thread)."""
+    lo = E.acts + 4 * used if E.acts >= 0 else E.size
+    hi = E.acts_end if E.acts >= 0 else E.size
+    for i in range(lo):
+        dst[i] = src[i]
+    for i in range(hi, E.size):
+        dst[i] = src[i]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def keep_allowed(world, n, never, restrict_bits, E):
     """Move the pending decision's legal actions that the restriction ``never`` allows to
     the front of the action buffer and return how many there are; all ``n`` when it allows
@@ -127,6 +143,17 @@ def keep_allowed(world, n, never, restrict_bits, E):
     return k if k > 0 else n
 
 
+@njit(cache=True, nogil=True)
+def listed(st, o, n, kind, a, b, c):
+    """The place of (kind, a, b, c) among the ``n`` legal actions listed at ``o``, or -1:
+    a game's ``legal_key`` when it has no quicker one (only a wide decision asks)."""
+    for i in range(n):
+        w = o + 4 * i
+        if st[w] == kind and st[w + 1] == a and st[w + 2] == b and st[w + 3] == c:
+            return i
+    return -1
+
+
 @njit(cache=True, nogil=True, inline="always")
 def widen_pick(st, me, world, n, node, who, rollout, rpar, never, saved, keys, act, parent_of,
                choose, restrict_bits, E):
@@ -135,9 +162,10 @@ def widen_pick(st, me, world, n, node, who, rollout, rpar, never, saved, keys, a
     uniformly random untried legal action (32 tries).  Returns the action and its hash
     slot, or a slot of -1 when none was found."""
     if rollout != RANDOM_ROLLOUT:
-        saved[:] = world  # the heuristic may write its scratch: the world must not keep it
+        # the heuristic may write its scratch (and the legal actions listed): undo that
+        copy_position(world, saved, E, n)
         a = choose(rollout, world, who, seat_params(rpar, rollout))
-        world[:] = saved
+        copy_position(saved, world, E, n)
         ch = find_child(keys, act, parent_of, node, a[0], a[1], a[2], a[3])
         if ch < 0 and (who != me or never == 0 or restrict_bits(world, a[0], a[1], a[2], a[3]) & never == 0):
             return a[0], a[1], a[2], a[3], -ch - 1
@@ -150,11 +178,13 @@ def widen_pick(st, me, world, n, node, who, rollout, rpar, never, saved, keys, a
 
 
 @njit(cache=True, nogil=True, inline="always")
-def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put, restrict_bits):
+def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put, restrict_bits,
+           legal_key):
     """Seat ``me``'s action in ``st`` by ISMCTS with the parameters ``p`` (iterations, c,
     rollout, never, widen, trust); ``rpar`` holds every strategy's default parameters (a heuristic
     rollout's); ``restrict_bits(st, kind, a, b, c)`` is the game's mask of what an action
-    commits (for ``never``)."""
+    commits (for ``never``); ``legal_key(st, o, n, kind, a, b, c)`` the place of an action in
+    the ``n`` legal ones listed at ``o``, or -1 (``listed``, or the game's quicker own)."""
     P = st[E.rules]
     iterations = max(1, np.int64(p[P_ITERATIONS]))
     c_explore = p[P_C]
@@ -166,8 +196,7 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
     pool = np.empty(E.size, dtype=np.int64)
     counts = np.empty(tab.shape[0] * MAX_SEATS + 1, dtype=np.int64)
     # one legal action: nothing to search
-    for i in range(E.size):
-        world[i] = st[i]
+    copy_position(st, world, E, 0)
     n_root = keep_allowed(world, legal(world), never, restrict_bits, E)
     if n_root == 1:
         o = E.acts
@@ -190,6 +219,8 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
     avail = np.zeros(N, dtype=np.float64)
     reward = np.zeros(N, dtype=np.float64)
     kids = np.zeros(N, dtype=np.int64)  # children per node (progressive widening)
+    first_kid = np.full(N, -1, dtype=np.int64)  # a node's children, newest first
+    next_kid = np.full(N, -1, dtype=np.int64)
     H = 1
     while H < 4 * N:
         H *= 2
@@ -197,6 +228,7 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
     path = np.zeros(N + 1, dtype=np.int64)  # the nodes of this iteration's walk (distinct)
     n_nodes = 1
     for _ in range(iterations):
+        copy_position(st, world, E, 0)
         determinize(st, world, me, P, tab, pool, counts, table_cards, table_put)
         node = 0
         depth = 0
@@ -211,15 +243,21 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
             untried = 0
             pick_k, pick_a, pick_b, pick_c, pick_slot = 0, 0, 0, 0, 0
             if n > widen:  # a wide decision: progressive widening (see widen_pick)
-                for i in range(n):
-                    o = E.acts + 4 * i
-                    ch = find_child(keys, act, parent_of, node, world[o], world[o + 1], world[o + 2], world[o + 3])
-                    if ch >= 0:
+                # its few children, each checked by legal_key (not each listed action
+                # looked up: 3,003 of them at a Block Tower placement), ties to the one
+                # listed first
+                best_key = -1
+                ch = first_kid[node]
+                while ch >= 0:
+                    key = legal_key(world, E.acts, n, act[ch, 0], act[ch, 1], act[ch, 2], act[ch, 3])
+                    if key >= 0:
                         avail[ch] += 1.0
                         score = ucb(reward, visits, avail, ch, c_explore)
-                        if score > best_score:
+                        if score > best_score or (score == best_score and key < best_key):
                             best_score = score
                             best = ch
+                            best_key = key
+                    ch = next_kid[ch]
                 if best < 0 or kids[node] * kids[node] <= visits[node]:
                     pick_k, pick_a, pick_b, pick_c, pick_slot = widen_pick(
                         st, me, world, n, node, who, rollout, rpar, never, saved, keys, act, parent_of,
@@ -249,6 +287,8 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
                     parent_of[ch] = node
                     player[ch] = who
                     kids[node] += 1
+                    next_kid[ch] = first_kid[node]
+                    first_kid[node] = ch
                     keys[pick_slot] = ch
                     avail[ch] = 1.0
                     depth += 1
@@ -265,12 +305,12 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
             if rollout != RANDOM_ROLLOUT:
                 bound = who == me and never != 0
                 if bound:  # the heuristic may write its scratch (a plan): undo it if refused
-                    saved[:] = world
+                    copy_position(world, saved, E, 0)
                 a = choose(rollout, world, who, seat_params(rpar, rollout))
                 if not bound or restrict_bits(world, a[0], a[1], a[2], a[3]) & never == 0:
                     step(world, a)
                     continue
-                world[:] = saved
+                copy_position(saved, world, E, 0)
             # a uniformly random legal action (allowed by the restriction, for the seat)
             n = legal(world)
             if who == me:

@@ -36,3 +36,16 @@ def test_no_reference_no_ratio():
     # another player count or strategy is not the setup the references were measured on
     assert bench.compare_reference(_plan("smokestack", 3), _res(450_000, 250_000)) is None
     assert bench.compare_reference(_plan("smokestack", 4, "random"), _res(450_000, 250_000)) is None
+
+
+def test_search_section_reports_iterations_and_their_cost_in_games():
+    """``bench.py --search``: iterations/s of ``mcts`` on one thread and on every core, for
+    both rollouts, and the fast path's games per iteration computed from them."""
+    rep = bench.bench_search(["crazy_eights"], 1, lambda msg: None)
+    row, = rep["games"]
+    for rollout in ("reference", "random"):
+        assert row[rollout]["one_thread"] > 0 and row[rollout]["all_cores"] > 0
+        assert row[rollout]["one_thread"] == max(row[rollout]["one_thread_runs"])
+    assert row["fast_path_games_per_iteration"] == round(row["fast_path_one_thread"] / row["reference"]["one_thread"], 2)
+    text = bench.render_search(rep)
+    assert "crazy_eights" in text and f"{row['reference']['one_thread']:,}" in text

@@ -519,3 +519,35 @@ def test_mcts_memory_is_flat_in_the_game_count():
     (n1, a1, f1), (n2, a2, f2) = rows
     assert a1 == f1 and a2 == f2, f"live allocations left: {a1 - f1} after {n1} games, {a2 - f2} after {n2}"
     assert a2 > 2 * a1 > 0
+
+
+def test_legal_key_places_every_listed_action_and_refuses_every_other():
+    """A wide node checks its few children with the game's ``legal_key`` instead of looking
+    up each listed action: the search is the same only if the key is >= 0 exactly for the
+    listed actions, in the order ``legal`` lists them (``search.listed`` for every game;
+    Block Tower's own).  Near misses of each listed action (every number moved by one,
+    and a few far off) must be refused."""
+    from cardlab.sim import search
+    from cardlab.sim.block_tower.moves import legal_key
+    from cardlab.sim.block_tower.layout import ADJUST, SWAP
+    rng = np.random.default_rng(3)
+    checked = {"block_tower": 0, "skyscraper": 0}
+    kinds = set()
+    for game_id, key in (("block_tower", legal_key), ("skyscraper", search.listed)):
+        game = get_game(game_id)
+        o = game.layout.S_ACTS
+        sample = lambda g, s, m, a: a if rng.random() < 0.1 else None  # noqa: E731 (spread over games)
+        for st, me, acts in random_positions(game_id, 150, 200, 4, sample)[1]:
+            listed = set(acts)
+            if game_id == "block_tower":
+                kinds |= {(a[0], a[3] >= 0) for a in acts if a[0] in (ADJUST, SWAP)}  # c = -1: one card
+            keys = [key(st, o, len(acts), *a) for a in acts]
+            assert min(keys) >= 0 and keys == sorted(keys) and len(set(keys)) == len(keys)
+            near = {tuple(int(v) + d * (w == i) for w, v in enumerate(a))
+                    for a in acts[:: max(1, len(acts) // 40)] for i in range(4) for d in (-1, 1)}
+            near |= {tuple(int(v) for v in rng.integers(-2, 40, size=4)) for _ in range(40)}
+            for a in near - listed:
+                assert key(st, o, len(acts), *a) == -1, (game_id, a)
+                checked[game_id] += 1
+    assert min(checked.values()) > 1000
+    assert {(ADJUST, True), (SWAP, True)} <= kinds  # the wide kinds of answer were met

@@ -626,6 +626,34 @@ def legal(st):
     return n
 
 
+@helper("int64(ST, int64, int64, int64, int64, int64, int64)")
+def legal_key(st, o, n, kind, a, b, c):
+    """Where (kind, a, b, c) stands in ``legal``'s list of the pending decision (a number
+    that orders the actions as ``legal`` lists them), or -1 when it is not legal; the
+    list itself (``n`` actions at ``o``) is not needed here.  The search checks the few actions a
+    wide node remembers with it instead of looking up each of the thousands listed
+    (sim/search.py)."""
+    ph = st[S_PHASE]
+    me = st[S_ACTOR]
+    if ph == D_BLOCK:
+        if b != 0 or c != 0 or not block_legal(st, me, kind, a):
+            return -1
+        return kind * (STYLE_ONE + 1) + a
+    if ph == D_ACTION or ph == D_SECOND:
+        if not action_legal(st, me, kind, a, b, c, 1 if ph == D_SECOND else 0):
+            return -1
+        if kind == NO_ACTION:
+            return 0
+        if kind == ADJUST:
+            return 1 + a
+        if kind != SWAP:  # ANYWHERE, REMOVE
+            return 2 * SHARE_ONE + 2 + kind - ANYWHERE
+        return 2 * SHARE_ONE + 4 + (a * 64 + b) * 65 + c + 1
+    if ph == D_RESHUFFLE:
+        return kind if (kind == 0 or kind == 1) and a == 0 and b == 0 and c == 0 else -1
+    return -1
+
+
 # ---------------------------------------------------------------- restricted play
 # (``mcts:never=``, sim/search.py) what an action commits: an action card its type
 # (ADJUST..SWAP), a block card its points (B1pt, B2pt, B3pt); and its kind among
