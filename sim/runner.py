@@ -22,6 +22,10 @@ from cardlab.sim.tally import Tally
 from cardlab.strategies.base import SeatStrategy
 
 CHUNK = 20_000  # games per chunk: fixed, so results never depend on the parallel layout
+# with a search seat (mcts): a game takes milliseconds to seconds, and a run of a few
+# thousand games in one 20,000-game chunk kept a single core busy (every ladder rung,
+# tournament match and restricted run); the tally is the same for any chunking
+SEARCH_CHUNK = 20
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 2**63 - 1  # game indices are int64: a longer run could never seed its games right
 
@@ -214,10 +218,11 @@ def illegal_action_error(setup: Setup, index: int, args: tuple) -> IllegalAction
 
 
 def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = False,
-        progress: Callable[[int], None] | None = None, chunk: int = CHUNK,
+        progress: Callable[[int], None] | None = None, chunk: int | None = None,
         start: int = 0, backend: str = "local", scheduler: str | None = None,
         checkpoint=None, resume: bool = False) -> RunResult:
-    """Play games [start, start + games) of ``setup``; ``progress(n)`` is called as chunks end.
+    """Play games [start, start + games) of ``setup``; ``progress(n)`` is called as chunks end
+    (``chunk`` games each: CHUNK, or SEARCH_CHUNK when a seat searches).
 
     ``backend="dask"`` runs the chunks on a Dask cluster (``scheduler`` address, or a
     LocalCluster of ``jobs`` worker processes).  ``checkpoint`` (a folder) saves every
@@ -232,6 +237,7 @@ def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = 
     if scheduler and backend != "dask":
         raise InputError("--scheduler needs --backend dask")
     jobs = jobs or default_jobs()
+    chunk = chunk or (SEARCH_CHUNK if setup.searches else CHUNK)
     warm(setup)
     game = setup.game
     max_len = game.max_length(setup.rules)

@@ -22,6 +22,20 @@ def test_same_result_for_any_jobs_and_chunking(sky2):
         assert json.dumps(_strip(summarize(base))) == json.dumps(_strip(summarize(other)))
 
 
+def test_a_search_seat_runs_in_small_chunks_with_the_same_result():
+    """A run with an ``mcts`` seat is cut into SEARCH_CHUNK-game chunks (so both cores play
+    a few hundred slow games), and its tally is the one a single chunk gives."""
+    setup = _setup("crazy_eights", 3, None, "mcts:iterations=8,reference,random", 4)
+    seen = []
+    small = runner.run(setup, 2 * runner.SEARCH_CHUNK + 5, jobs=2, progress=seen.append)
+    assert sorted(seen) == [5, runner.SEARCH_CHUNK, runner.SEARCH_CHUNK]
+    one = runner.run(setup, 2 * runner.SEARCH_CHUNK + 5, jobs=1, chunk=runner.CHUNK)
+    assert np.array_equal(small.tally.data, one.tally.data)
+    seen.clear()
+    runner.run(_setup("crazy_eights", 3, None, "reference", 4), 45, jobs=2, progress=seen.append)
+    assert seen == [45]  # no search seat: the fast path's chunk
+
+
 def test_runs_merge_by_addition(sky2):
     whole = runner.run(sky2, 2000, jobs=1)
     first = runner.run(sky2, 1200, jobs=1)
