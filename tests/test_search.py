@@ -525,10 +525,10 @@ def test_legal_key_places_every_listed_action_and_refuses_every_other():
     """A wide node checks its few children with the game's ``legal_key`` instead of looking
     up each listed action: the search is the same only if the key is >= 0 exactly for the
     listed actions, in the order ``legal`` lists them (``search.listed`` for every game;
-    Block Tower's own).  Near misses of each listed action (every number moved by one,
+    Block Tower's own), and Block Tower's ``legal_count`` is the number listed.  Near misses of each listed action (every number moved by one,
     and a few far off) must be refused."""
     from cardlab.sim import search
-    from cardlab.sim.block_tower.moves import legal_key
+    from cardlab.sim.block_tower.moves import legal_count, legal_key
     from cardlab.sim.block_tower.layout import ADJUST, SWAP
     rng = np.random.default_rng(3)
     checked = {"block_tower": 0, "skyscraper": 0}
@@ -541,6 +541,7 @@ def test_legal_key_places_every_listed_action_and_refuses_every_other():
             listed = set(acts)
             if game_id == "block_tower":
                 kinds |= {(a[0], a[3] >= 0) for a in acts if a[0] in (ADJUST, SWAP)}  # c = -1: one card
+                assert legal_count(st) == len(acts)  # the count the search takes without listing
             keys = [key(st, o, len(acts), *a) for a in acts]
             assert min(keys) >= 0 and keys == sorted(keys) and len(set(keys)) == len(keys)
             near = {tuple(int(v) + d * (w == i) for w, v in enumerate(a))
@@ -551,3 +552,18 @@ def test_legal_key_places_every_listed_action_and_refuses_every_other():
                 checked[game_id] += 1
     assert min(checked.values()) > 1000
     assert {(ADJUST, True), (SWAP, True)} <= kinds  # the wide kinds of answer were met
+    # hands random play seldom deals: SWAP with one other card (one card given), every
+    # action card at once, a target with an empty hand
+    game = get_game("block_tower")
+    L = game.layout
+    swaps = 0
+    for st, me, acts in random_positions("block_tower", 30, 200, 5,
+                                         lambda g, s, m, a: a if s[L.S_PHASE] == L.D_ACTION else None)[1]:
+        for hand in ([SWAP, 0], [SWAP, 3], [ADJUST, L.ANYWHERE, L.REMOVE, SWAP, 1, 2], [SWAP, L.REMOVE]):
+            w = st.copy()
+            w[L.S_HANDS + me] = sum(1 << c for c in hand)
+            w[L.S_HANDS + (me + 1) % 4] = 0 if hand[1] == 3 else w[L.S_HANDS + (me + 1) % 4]
+            n = game.model().legal(w)
+            assert legal_count(w) == n, hand
+            swaps += sum(1 for a in legal_actions(game, w) if a[0] == SWAP and a[3] == -1)
+    assert swaps > 0

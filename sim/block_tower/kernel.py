@@ -94,6 +94,7 @@ from cardlab.sim.block_tower.moves import (  # legal: the model's, for Game.mode
     collapse,
     draw_one,
     legal,  # noqa: F401
+    legal_count,
     legal_key,
     new_round,
     place,
@@ -455,7 +456,7 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
     return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
-                         restrict_bits, legal_key)
+                         restrict_bits, legal_key, legal_count, True)
 
 
 @njit(cache=True, nogil=True)

@@ -626,6 +626,44 @@ def legal(st):
     return n
 
 
+@helper("int64(ST, int64, int64, int64)")
+def count_action_cards(st, me, cards, second):
+    """How many answers ``list_action_cards`` lists, without listing them."""
+    n = 1  # NO_ACTION
+    h = st[S_PILE_N]
+    if (cards >> ADJUST) & 1 and h >= 1:
+        n += 2 * SHARE_ONE + 1
+    if (cards >> ANYWHERE) & 1 and st[S_ANY] == 0:
+        n += 1
+    if (cards >> REMOVE) & 1 and h >= 1:
+        n += 1
+    if (cards >> SWAP) & 1 and second == 0:
+        r = popcount(st[S_HANDS + me] & ~(np.int64(1) << SWAP))
+        for t in range(st[R_PLAYERS]):
+            if t != me:
+                k = swap_size(st, me, t)
+                n += r if k == 1 else r * (r - 1) if k == 2 else 0
+    return n
+
+
+@helper("int64(ST)")
+def legal_count(st):
+    """How many legal actions ``legal`` would list, without listing them: the search
+    counts a decision first and lists a wide one only when it grows (sim/search.py)."""
+    ph = st[S_PHASE]
+    me = st[S_ACTOR]
+    hand = st[S_HANDS + me]
+    if ph == D_RESHUFFLE:
+        return 2
+    if ph == D_ACTION:
+        return count_action_cards(st, me, hand & ACT_MASK, 0)
+    if ph == D_SECOND:
+        return count_action_cards(st, me, st[S_RECV] & hand & ACT_MASK, 1)
+    if ph == D_BLOCK:
+        return popcount(hand & st[R_BLOCKMASK]) * (STYLE_ONE + 1)
+    return 0
+
+
 @helper("int64(ST, int64, int64, int64, int64, int64, int64)")
 def legal_key(st, o, n, kind, a, b, c):
     """Where (kind, a, b, c) stands in ``legal``'s list of the pending decision (a number

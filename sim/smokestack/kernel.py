@@ -300,7 +300,7 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
     return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
-                         restrict_bits, search.listed)
+                         restrict_bits, search.listed, legal, False)
 
 
 @njit(cache=True, nogil=True)
