@@ -247,8 +247,11 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
             if not listed and (n <= widen or (who == me and never != 0)):
                 legal(world)
                 listed = True
+            n_legal = n
             if who == me:
                 n = keep_allowed(world, n, never, restrict_bits, E)
+            # some legal actions are not the seat's to take (a restriction that leaves others)
+            barred = n < n_legal
             best = -1
             best_score = -1.0
             untried = 0
@@ -261,6 +264,9 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
                 ch = first_kid[node]
                 while ch >= 0:
                     key = legal_key(world, E.acts, n, act[ch, 0], act[ch, 1], act[ch, 2], act[ch, 3])
+                    if key >= 0 and barred and \
+                            restrict_bits(world, act[ch, 0], act[ch, 1], act[ch, 2], act[ch, 3]) & never != 0:
+                        key = -1  # legal here, but the restriction bars it (a child of a forced move)
                     if key >= 0:
                         avail[ch] += 1.0
                         score = ucb(reward, visits, avail, ch, c_explore)

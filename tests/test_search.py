@@ -567,3 +567,35 @@ def test_legal_key_places_every_listed_action_and_refuses_every_other():
             assert legal_count(w) == n, hand
             swaps += sum(1 for a in legal_actions(game, w) if a[0] == SWAP and a[3] == -1)
     assert swaps > 0
+
+
+def test_block_towers_quick_wide_nodes_decide_as_the_generic_search():
+    """Block Tower's search counts a wide decision with ``legal_count`` and checks its
+    children with ``legal_key``; the generic search (``search.listed``, counting by
+    ``legal``) lists and looks up every action.  Both must choose the same action in
+    every position, restricted ones included (a restriction that bars some placements,
+    or all of them: a forced move), with a small ``widen`` too."""
+    from numba import njit
+
+    from cardlab.sim import search
+    from cardlab.sim.block_tower import kernel as K
+
+    @njit(nogil=True)
+    def generic(st, me, p):
+        return search.decide(st, me, p, K.RPAR, K.ENGINE, K.choose, K.step, K.legal, K.REDEAL, K.no_table_cards,
+                             K.no_table_put, K.restrict_bits, search.listed, K.legal, False)
+
+    game = get_game("block_tower")
+    mcts = game.all_strategies["mcts"]
+    sample = np.random.default_rng(8)
+    found = random_positions("block_tower", 24, 200, 6, lambda g, s, m, a: len(a) if sample.random() < 0.2 else None)[1]
+    assert sum(1 for *_, n in found if n > 128) >= 8  # wide ones among them
+    # (the tree reaches the seat's next turns, where the restriction may force it, only
+    # with some hundreds of iterations)
+    for params in ({"iterations": 60}, {"iterations": 600, "never": "B1pt"}, {"iterations": 600, "never": "B3pt"},
+                   {"iterations": 60, "never": "B1pt+B2pt+B3pt"}, {"iterations": 60, "never": "ADJUST+SWAP", "trust": 0},
+                   {"iterations": 40, "widen": 3}):
+        p = mcts.row(params)
+        for st, me, _ in found:
+            quick = tuple(int(x) for x in game.model().search_decide(st.copy(), me, p))
+            assert quick == tuple(int(x) for x in generic(st.copy(), me, p)), params
