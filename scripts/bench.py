@@ -293,7 +293,7 @@ def bench_game(p: GamePlan, log) -> dict:
     big, big_rates = best_of(go, "large", sim(p.games), p.repeat)
     # 2b. the same games on one thread: speed per thread and how well the threads scale
     one = None
-    if p.jobs is None and effective_jobs(None, p.games) > 1:
+    if p.jobs is None and effective_jobs(None, p.games, p.strategies) > 1:
         log(f"[{p.game}] one thread ({p.games:,} games, --jobs 1{_times(p.repeat)})")
         one, one_rates = best_of(go, "one_thread", simulate_cmd(p.game, p.games, p.players, p.strategies, 1),
                                  p.repeat)
@@ -342,7 +342,7 @@ def bench_game(p: GamePlan, log) -> dict:
             checks["wall_s"] = {"target": p.targets["max_wall_s"],
                                 "pass": big.wall_s <= p.targets["max_wall_s"]}
         speed["targets"] = checks
-    speed["threads"] = effective_jobs(p.jobs, p.games)
+    speed["threads"] = effective_jobs(p.jobs, p.games, p.strategies)
     res["compiled"] = speed
     res["one_thread"] = None
     if one is not None and one.ok and big.ok:
@@ -440,14 +440,16 @@ def _normal_cache_populated(src_hash: str | None) -> bool | None:
         return None
 
 
-def effective_jobs(jobs: int | None, games: int) -> int:
-    """Threads the runner actually uses: --jobs (default all cores), at most one per chunk."""
+def effective_jobs(jobs: int | None, games: int, strategies: str = "") -> int:
+    """Threads the runner actually uses: --jobs (default all cores), at most one per chunk
+    (of SEARCH_CHUNK games when a seat plays mcts)."""
     try:
-        from cardlab.sim.runner import CHUNK
+        from cardlab.sim.runner import CHUNK, SEARCH_CHUNK
     except Exception:
-        CHUNK = 20_000
+        CHUNK, SEARCH_CHUNK = 20_000, 20
+    chunk = SEARCH_CHUNK if "mcts" in strategies.split(",") or "mcts:" in strategies else CHUNK
     n = jobs or machine_info()["nproc"] or 1
-    return max(1, min(n, -(-games // CHUNK)))
+    return max(1, min(n, -(-games // chunk)))
 
 
 # --------------------------------------------------------------------------- report
@@ -691,7 +693,9 @@ def fast_path_one_thread(game_id: str, repeat: int) -> float:
 
 
 def bench_search(games: list[str], repeat: int, log) -> dict:
-    cores = os.cpu_count() or 1
+    from cardlab.sim.runner import default_jobs
+
+    cores = default_jobs()
     out = {"iterations_per_decision": SEARCH_ITERATIONS, "threads": cores, "games": []}
     for g in games:
         log(f"{g}: search player, {SEARCH_ITERATIONS} iterations a decision{_times(repeat)}")
@@ -741,7 +745,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true",
                     help="print one JSON object on stdout (the table goes to stderr)")
     ap.add_argument("--search", action="store_true",
-                    help="measure the search player's iterations/s instead (in this process)")
+                    help="measure the search player's iterations/s instead (in this process; "
+                         "--game and --repeat apply, the simulate options do not)")
     args = ap.parse_args(argv)
 
     from cardlab.sim.registry import game_ids

@@ -237,7 +237,8 @@ def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = 
     if scheduler and backend != "dask":
         raise InputError("--scheduler needs --backend dask")
     jobs = jobs or default_jobs()
-    chunk = chunk or (SEARCH_CHUNK if setup.searches else CHUNK)
+    if chunk is None:
+        chunk = SEARCH_CHUNK if setup.searches else CHUNK
     warm(setup)
     game = setup.game
     max_len = game.max_length(setup.rules)

@@ -338,7 +338,7 @@ class Schema:
         """Where the legal-action buffer ends (the search copies positions without its unused
         tail: Block Tower's holds 30,030 actions, 99.6% of its state)."""
         p = self.parts.get("acts")
-        return p.offset + p.size if p is not None else -1
+        return p.offset + p.words if p is not None else -1
 
     # ------------------------------------------------------------ reading states
     def new_state(self, rules_vector: np.ndarray | None = None, capacity: int = 0) -> np.ndarray:

@@ -188,7 +188,10 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
     the ``n`` legal ones listed at ``o``, or -1 (``listed``, or the game's quicker own);
     ``legal_count(st)`` how many legal actions there are: ``legal`` itself (it lists them,
     ``quick_count`` False) or, for a game with wide decisions, a count that lists nothing
-    (``quick_count`` True)."""
+    (``quick_count`` True; then ``legal_key`` must not read the buffer either, so it is
+    never ``listed``).  Worlds are copied without the legal-action buffer
+    (``copy_position``): nothing here, in a game's rules or in a strategy may read that
+    buffer before ``legal`` has written it for the position at hand."""
     P = st[E.rules]
     iterations = max(1, np.int64(p[P_ITERATIONS]))
     c_explore = p[P_C]
@@ -243,10 +246,10 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
             # (quick_count) and the node is wide: its children are checked by legal_key,
             # and it lists only when it grows (Block Tower: 3,003 placements of 4 numbers)
             n = legal_count(world)
-            listed = not quick_count
-            if not listed and (n <= widen or (who == me and never != 0)):
+            is_listed = not quick_count
+            if not is_listed and (n <= widen or (who == me and never != 0)):
                 legal(world)
-                listed = True
+                is_listed = True
             n_legal = n
             if who == me:
                 n = keep_allowed(world, n, never, restrict_bits, E)
@@ -276,7 +279,7 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
                             best_key = key
                     ch = next_kid[ch]
                 if best < 0 or kids[node] * kids[node] <= visits[node]:
-                    if not listed:
+                    if not is_listed:
                         legal(world)
                     pick_k, pick_a, pick_b, pick_c, pick_slot = widen_pick(
                         st, me, world, n, node, who, rollout, rpar, never, saved, keys, act, parent_of,
