@@ -42,3 +42,33 @@ def test_cli_bad_budgets_exit_2_in_one_line():
     p = subprocess.run([sys.executable, "-m", "cardlab.cli", "ladder", "skyscraper", "--budgets", "64,8"],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "--budgets" in p.stderr
+
+
+def test_a_seat_edge_must_hold_for_all_the_rungs_tested():
+    """The seat-0 edges of the rungs are tested together (Benjamini-Hochberg): a nominal
+    p of about 0.03 among eight rungs (Skyscraper's mcts@256 in the default ladder: +2.4
+    [+0.2, +4.6]) is not a finding; an edge of many standard errors is, and the verdict
+    names it."""
+    from cardlab.analysis.ladder import edge_tests
+
+    def entry(rung, rate, games=2000):
+        return {"rung": rung, "games": games, "seat0_win_rate": rate, "seat0_edge": rate - 0.5}
+
+    selfp = [entry("a", 0.503), entry("b", 0.524), entry("c", 0.494), entry("d", 0.506),
+             entry("e", 0.497), entry("f", 0.501), entry("g", 0.512), entry("h", 0.5)]
+    edge_tests(selfp, 0.5)
+    b = selfp[1]
+    assert 0.02 < b["p"] < 0.04 and b["p_adjusted"] > 0.05 and not any(e["edge_found"] for e in selfp)
+    selfp[0] = entry("a", 0.38)  # 12 points in 2,000 games: ~10 standard errors
+    edge_tests(selfp, 0.5)
+    assert [e["rung"] for e in selfp if e["edge_found"]] == ["a"]
+    from scipy.stats import binomtest
+    assert selfp[1]["p"] == pytest.approx(binomtest(1048, 2000, 0.5).pvalue, rel=0.15)  # near the exact test
+
+
+def test_the_verdict_names_the_edges_that_hold():
+    d = small(1).to_dict()
+    assert all({"p", "p_adjusted", "edge_found"} <= set(e) for e in d["self_play"])
+    found = [e["rung"] for e in d["self_play"] if e["edge_found"]]
+    assert ("differs from the fair share with" in d["verdict"]) == bool(found)
+    assert all(r in d["verdict"] for r in found)
