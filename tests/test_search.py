@@ -570,6 +570,16 @@ def test_legal_key_places_every_listed_action_and_refuses_every_other():
             assert min(keys) >= 0 and keys == sorted(set(keys)), hand
             swaps += sum(1 for a in acts if a[0] == SWAP and a[3] == -1)
     assert swaps > 0
+    # a placement with neighbouring block cards (a key must not run into the next card's)
+    blocks = random_positions("block_tower", 5, 200, 7,
+                              lambda g, s, m, a: a if s[L.S_PHASE] == L.D_BLOCK else None)[1]
+    for st, me, _ in blocks:
+        for hand in ([0, 1], [0, 1, 2], [4, 5, L.SWAP]):
+            w = st.copy()
+            w[L.S_HANDS + me] = sum(1 << c for c in hand)
+            acts = legal_actions(game, w)
+            keys = [legal_key(w, L.S_ACTS, len(acts), *a) for a in acts]
+            assert legal_count(w) == len(acts) and keys == sorted(set(keys)), hand
 
 
 def test_block_towers_quick_wide_nodes_decide_as_the_generic_search():
