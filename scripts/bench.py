@@ -293,7 +293,7 @@ def bench_game(p: GamePlan, log) -> dict:
     big, big_rates = best_of(go, "large", sim(p.games), p.repeat)
     # 2b. the same games on one thread: speed per thread and how well the threads scale
     one = None
-    if p.jobs is None and effective_jobs(None, p.games, p.strategies) > 1:
+    if p.jobs is None and effective_jobs(None, p.games, p) > 1:
         log(f"[{p.game}] one thread ({p.games:,} games, --jobs 1{_times(p.repeat)})")
         one, one_rates = best_of(go, "one_thread", simulate_cmd(p.game, p.games, p.players, p.strategies, 1),
                                  p.repeat)
@@ -342,7 +342,7 @@ def bench_game(p: GamePlan, log) -> dict:
             checks["wall_s"] = {"target": p.targets["max_wall_s"],
                                 "pass": big.wall_s <= p.targets["max_wall_s"]}
         speed["targets"] = checks
-    speed["threads"] = effective_jobs(p.jobs, p.games, p.strategies)
+    speed["threads"] = effective_jobs(p.jobs, p.games, p)
     res["compiled"] = speed
     res["one_thread"] = None
     if one is not None and one.ok and big.ok:
@@ -440,14 +440,15 @@ def _normal_cache_populated(src_hash: str | None) -> bool | None:
         return None
 
 
-def effective_jobs(jobs: int | None, games: int, strategies: str = "") -> int:
+def effective_jobs(jobs: int | None, games: int, p: GamePlan | None = None) -> int:
     """Threads the runner actually uses: --jobs (default all cores), at most one per chunk
-    (of SEARCH_CHUNK games when a seat plays mcts)."""
+    (of SEARCH_CHUNK games when a seat of ``p`` plays the search player)."""
     try:
-        from cardlab.sim.runner import CHUNK, SEARCH_CHUNK
+        from cardlab.sim import runner
+        searches = p is not None and runner.make_setup(p.game, p.players, None, p.strategies).searches
+        chunk = runner.SEARCH_CHUNK if searches else runner.CHUNK
     except Exception:
-        CHUNK, SEARCH_CHUNK = 20_000, 20
-    chunk = SEARCH_CHUNK if "mcts" in strategies.split(",") or "mcts:" in strategies else CHUNK
+        chunk = 20_000
     n = jobs or machine_info()["nproc"] or 1
     return max(1, min(n, -(-games // chunk)))
 
@@ -634,26 +635,10 @@ SEARCH_POSITIONS = 12  # positions from random play (games 0..11, 3..29 random s
 
 def search_positions(game_id: str):
     """Positions met by seeded random play, each some way into its own game."""
-    import numpy as np
-
-    from cardlab.sim import runner
     from cardlab.sim.registry import get_game
-    from cardlab.sim.schema import DONE
-    from cardlab.sim.testing import new_game, random_legal
+    from cardlab.sim.testing import random_play_positions
 
-    g = get_game(game_id)
-    setup = runner.make_setup(game_id)
-    rng = np.random.default_rng(0)
-    out = []
-    for k in range(SEARCH_POSITIONS):
-        st = new_game(g, setup, k)
-        for _ in range(int(rng.integers(3, 30))):
-            if st[g.layout.S_PHASE] == DONE:
-                break
-            g.model().step(st, random_legal(g, st, rng))
-        if st[g.layout.S_PHASE] != DONE:
-            out.append(st)
-    return out
+    return random_play_positions(get_game(game_id), SEARCH_POSITIONS, (3, 30), 0)
 
 
 def search_rate(game_id: str, rollout: str, jobs: int, repeat: int) -> list[float]:

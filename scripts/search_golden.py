@@ -18,7 +18,6 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / "search" / "decisions.json"
 GAMES = ("skyscraper", "smokestack", "five_towers", "three_up", "block_tower", "crazy_eights")
@@ -27,24 +26,13 @@ GAMES = ("skyscraper", "smokestack", "five_towers", "three_up", "block_tower", "
 def decisions(game_ids=GAMES) -> dict:
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
-    from cardlab.sim.schema import DONE
-    from cardlab.sim.testing import new_game, random_legal
+    from cardlab.sim.testing import random_play_positions
 
     out = {}
     for gid in game_ids:
         g = get_game(gid)
         L, M = g.layout, g.model()
-        setup = runner.make_setup(gid)
-        rng = np.random.default_rng(5)
-        pos = []
-        for k in range(40):
-            st = new_game(g, setup, k)
-            for _ in range(int(rng.integers(2, 40))):
-                if st[L.S_PHASE] == DONE:
-                    break
-                M.step(st, random_legal(g, st, rng))
-            if st[L.S_PHASE] != DONE:
-                pos.append(st)
+        pos = random_play_positions(g, 40, (2, 40), 5)
         names = dict(g.restriction_names())
         never = next(iter(names)) if names else None
         variants = [{"iterations": 100}, {"iterations": 60, "trust": 0}, {"iterations": 60, "rollout": "random"},

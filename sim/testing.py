@@ -119,6 +119,24 @@ def random_legal(game, st: np.ndarray, rng: np.random.Generator) -> tuple[int, i
     return tuple(int(x) for x in st[o:o + 4])
 
 
+def random_play_positions(game, games: int, steps: tuple[int, int], seed: int) -> list[np.ndarray]:
+    """A position from each of games 0..games-1 (default rules): a uniformly random number
+    of random legal steps in [steps[0], steps[1]) from its deal, kept unless the game ended
+    (the positions the search player's benchmark and golden decisions are taken at)."""
+    setup = runner.make_setup(game.id)
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(games):
+        st = new_game(game, setup, k)
+        for _ in range(int(rng.integers(*steps))):
+            if st[game.layout.S_PHASE] == DONE:
+                break
+            game.model().step(st, random_legal(game, st, rng))
+        if st[game.layout.S_PHASE] != DONE:
+            out.append(st)
+    return out
+
+
 def chooser(game) -> Callable:
     """How the engine answers a decision, as one function ``choose(sid, st, me, params)``:
     the game's compiled strategy dispatch, or the search player for its id."""
