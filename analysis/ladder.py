@@ -11,7 +11,11 @@ player at rising budgets (``mcts:iterations=16,64,256,1024`` by default).  Each 
   under that much skill.
 
 All rungs also meet each other in a tournament (``analysis/tournament.py``, every pairing
-in every seat order, ``versus_games`` games per order) for Bradley-Terry ratings.
+in every seat order) for Bradley-Terry ratings: ``versus_games`` games per **pairing**,
+shared evenly by its seat orders (2 with two players, 2P with P > 2).  The ratings are a
+summary beside the curve, and a tournament of 500 games per seat order (the sizing until
+2026-12-02) put 36 of every 48 searching seat-games of a three-player ladder's top rung,
+and 64 of 80 in a four-player one, into them.
 
 From these: the **skill headroom** (the best rung's win rate against the field minus the
 reference's own), whether the curve **still rises** at the top budget (the top budget's
@@ -33,10 +37,36 @@ from cardlab.sim.errors import InputError
 DEFAULT_BUDGETS = (16, 64, 256, 1024)
 
 
-def total_games(rungs: int, players: int, games: int, self_games: int, versus_games: int) -> int:
-    """Games a ladder plays (for a progress bar)."""
-    pairings = rungs * (rungs - 1) * (1 if players == 2 else players)
-    return rungs * (players * games + self_games) + pairings * versus_games
+def seat_orders(players: int) -> int:
+    """The seat orders a tournament plays each pairing in (``tournament.plan``)."""
+    return 2 if players == 2 else 2 * players
+
+
+def per_order(versus_games: int, players: int) -> int:
+    """Games per seat order when a pairing gets ``versus_games`` games in all (rounded up,
+    at least 1)."""
+    return max(1, -(-versus_games // seat_orders(players)))
+
+
+def total_work(game_id: str, budgets: list[int], field_spec: str, players: int, games: int, self_games: int,
+               versus_games: int, sets: list[str] | None = None) -> int:
+    """What a ladder plays, in games weighted by ``Setup.work`` (its progress bar): a game
+    with a seat of mcts@1024 weighs tens of thousands of heuristic games."""
+    from cardlab.analysis.tournament import plan
+    from cardlab.sim import runner
+    from cardlab.sim.registry import get_game
+
+    rungs = rungs_for(get_game(game_id), budgets)
+
+    def work(order: list[str]) -> int:
+        return runner.make_setup(game_id, players, sets, ",".join(order)).work
+
+    total = 0
+    for spec in rungs:
+        total += games * sum(work([spec if i == s else field_spec for i in range(players)]) for s in range(players))
+        total += self_games * work([spec] * players)
+    vg = per_order(versus_games, players)
+    return total + vg * sum(work(order) for _, _, _, order in plan(rungs, players))
 
 
 def parse_budgets(text: str | list[int]) -> list[int]:
@@ -73,10 +103,14 @@ class Ladder:
     luck: dict
     verdict: str
     elapsed_s: float = 0.0
+    self_games: int = 0           # self-play games per rung
+    versus_games: int = 0         # tournament games per pairing of rungs (all seat orders)
+    versus_per_order: int = 0     # ... per seat order (per_order)
     extra: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("game", "players", "field", "rungs", "games", "seed", "curve",
+        return {k: getattr(self, k) for k in ("game", "players", "field", "rungs", "games", "self_games",
+                                               "versus_games", "versus_per_order", "seed", "curve",
                                                "self_play", "ratings", "headroom", "still_rising", "luck",
                                                "verdict")} | {"elapsed_s": round(self.elapsed_s, 3)}
 
@@ -91,6 +125,8 @@ def run_ladder(game_id: str, budgets: list[int] | None = None, field_spec: str =
                versus_games: int | None = None, seed: int = 1, jobs: int | None = None,
                sets: list[str] | None = None,
                progress: Callable[[int], None] | None = None) -> Ladder:
+    """The ladder of ``game_id``; ``progress(n)`` is called as chunks end, with n games
+    weighted by their run's ``Setup.work`` (``total_work`` is the sum)."""
     from cardlab.analysis.tournament import run_tournament
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
@@ -113,21 +149,23 @@ def run_ladder(game_id: str, budgets: list[int] | None = None, field_spec: str =
         share, n = 0.0, 0
         for s in range(P):
             order = [spec if i == s else field_spec for i in range(P)]
-            t = runner.run(runner.make_setup(game_id, P, sets, ",".join(order), seed), games, jobs,
-                           progress=progress).tally
+            setup = runner.make_setup(game_id, P, sets, ",".join(order), seed)
+            t = runner.run(setup, games, jobs, progress=runner.weigh(progress, setup)).tally
             share += float(t.wins[s])
             n += t.games
         lo, hi = wilson(share, n)
         curve.append({"rung": spec, "games": n, "win_share": _r(share), "win_rate": _r(share / n),
                       "ci": [_r(lo), _r(hi)], "above_fair": bool(lo > fair), "below_fair": bool(hi < fair)})
-        t = runner.run(runner.make_setup(game_id, P, sets, spec, seed), self_games, jobs, progress=progress).tally
+        setup = runner.make_setup(game_id, P, sets, spec, seed)
+        t = runner.run(setup, self_games, jobs, progress=runner.weigh(progress, setup)).tally
         w0 = float(t.wins[0])
         lo, hi = wilson(w0, t.games)
         selfp.append({"rung": spec, "games": t.games, "seat0_win_rate": _r(w0 / t.games),
                       "seat0_edge": _r(w0 / t.games - fair), "ci": [_r(lo - fair), _r(hi - fair)],
                       "unfinished_rate": _r(t.unfinished / t.games)})
     edge_tests(selfp, fair)
-    tour = run_tournament(game_id, rungs, P, versus_games, seed, jobs, sets, progress=progress)
+    tour = run_tournament(game_id, rungs, P, per_order(versus_games, P), seed, jobs, sets, progress=progress,
+                          weighted=True)
     elapsed = time.perf_counter() - t0
     ratings = [{"rung": row.strategy, "rating": _r(row.rating), "ci": [_r(row.ci_low), _r(row.ci_high)]}
                for row in tour.ratings.itertuples()]
@@ -149,7 +187,7 @@ def run_ladder(game_id: str, budgets: list[int] | None = None, field_spec: str =
             "luck_share": _r(w / fair)}
     verdict = _verdict(game_id, P, field_spec, curve, selfp, headroom, rising, luck, fair)
     return Ladder(game.id, P, field_spec, rungs, games, seed, curve, selfp, ratings, headroom, rising,
-                  luck, verdict, elapsed)
+                  luck, verdict, elapsed, self_games, versus_games, per_order(versus_games, P))
 
 
 def edge_tests(selfp: list[dict], fair: float, alpha: float = 0.05) -> None:
@@ -204,7 +242,9 @@ def _verdict(game_id, P, field_spec, curve, selfp, headroom, rising, luck, fair)
 def render_text(lad: Ladder) -> str:
     fair = 1.0 / lad.players
     lines = [f"{lad.game}: skill ladder, {lad.players} players, field {lad.field} "
-             f"({lad.games} games per seat, seed {lad.seed}; fair share {100 * fair:.1f}%)", "",
+             f"({lad.games} games per seat, seed {lad.seed}; fair share {100 * fair:.1f}%)",
+             f"(self-play {lad.self_games} games per rung; the rungs' tournament {lad.versus_games} games per "
+             f"pairing, {lad.versus_per_order} per seat order)", "",
              f"{'rung':<24} {'vs field':>9} {'95% CI':>17}   {'seat-0 edge (self-play)':>24}"]
     for c, s in zip(lad.curve, lad.self_play):
         bar = "#" * int(round(40 * c["win_rate"]))

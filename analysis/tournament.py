@@ -216,11 +216,12 @@ def bradley_terry(records, strategies: list[str], z: float = Z95) -> pd.DataFram
 def run_tournament(game_id: str, strategies: list[str] | str, players: int | None = None,
                    games: int = 2000, seed: int = 1, jobs: int | None = None,
                    sets: list[str] | None = None,
-                   progress: Callable[[int], None] | None = None) -> Tournament:
+                   progress: Callable[[int], None] | None = None, weighted: bool = False) -> Tournament:
     """Play every pairing of ``strategies`` in every seat order (``games`` games per seat
     order, the same seed for every run) and rate the strategies.  Raises InputError on
     bad input (unknown game, strategy, knob; fewer than 2 distinct strategies; 1 player).
-    ``progress(n)`` is called as chunks of n games end (see ``total_games``)."""
+    ``progress(n)`` is called as chunks of n games end (see ``total_games``); with
+    ``weighted``, n is weighted by the run's ``Setup.work`` (a ladder's progress bar)."""
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
 
@@ -240,7 +241,7 @@ def run_tournament(game_id: str, strategies: list[str] | str, players: int | Non
     for a, b, a_seat, order in runs:
         setup = runner.make_setup(game_id, players, sets, ",".join(order), seed)
         rules = setup.game.rules_json(setup.rules)
-        res = runner.run(setup, games, jobs, progress=progress)
+        res = runner.run(setup, games, jobs, progress=runner.weigh(progress, setup) if weighted else progress)
         t = res.tally
         wins = t.wins
         a_w = float(wins[a_seat])

@@ -326,15 +326,15 @@ def _ladder_args(budgets, games, restricted) -> list[str]:
 
 def _ladder_for_report(setup, budgets, games, seed, jobs, sets, quiet, restricted=True):
     """The skill ladder (and restricted play) of a report, with progress bars: the
-    ladder's self-play at ``games`` games, its tournament at a quarter; restricted play
-    at ``games`` per seat and restriction, at RESTRICTED_ITERATIONS."""
+    ladder's self-play at ``games`` games, its tournament at a quarter per pairing;
+    restricted play at ``games`` per seat and restriction, at RESTRICTED_ITERATIONS."""
     from cardlab.analysis import ladder, restricted as rp
     from cardlab.sim import runner
 
     g, P = setup.game, setup.players
     vg = max(1, games // 4)
-    advance, bar = runner.progress_bar(ladder.total_games(len(ladder.rungs_for(g, budgets)), P, games, games, vg),
-                                       enabled=None if not quiet else False)
+    total = ladder.total_work(g.id, budgets, g.default_strategy, P, games, games, vg, sets) if not quiet else 0
+    advance, bar = runner.progress_bar(total, enabled=None if not quiet else False, work=True)
     with bar:
         lad = ladder.run_ladder(g.id, budgets, g.default_strategy, P, games, games, vg, seed, jobs, sets,
                                 progress=advance)
@@ -594,8 +594,9 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
            n_games: int = typer.Option(2000, "--games", "-n", help="Games per rung and seat against the field."),
            self_games: Optional[int] = typer.Option(None, "--self-games", help="Self-play games per rung "
                                                     "(default: --games)."),
-           versus_games: Optional[int] = typer.Option(None, "--versus-games", help="Games per seat order "
-                                                      "of the rungs' tournament (default: --games / 4)."),
+           versus_games: Optional[int] = typer.Option(None, "--versus-games", help="Games per pairing "
+                                                      "of rungs in their tournament, shared by its seat orders "
+                                                      "(default: --games / 4)."),
            players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
            jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
            as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
@@ -604,7 +605,7 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
     """The skill curve: random, every heuristic and mcts at rising budgets, each against a
     field rotated through every seat on the same deals; Bradley-Terry ratings, skill
     headroom, whether the curve still rises, the luck share, the seat edge by skill."""
-    from cardlab.analysis.ladder import parse_budgets, render_text, rungs_for, run_ladder, total_games
+    from cardlab.analysis.ladder import parse_budgets, render_text, run_ladder, total_work
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
 
@@ -617,8 +618,9 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
     for n, name in ((sg, "--self-games"), (vg, "--versus-games")):
         if n < 1:
             raise InputError(f"bad {name} {n}: allowed 1 or more")
-    total = total_games(len(rungs_for(g, b)), p, n_games, sg, vg)
-    advance, bar = runner.progress_bar(total, enabled=None if not (as_json or quiet) else False)
+    show = not (as_json or quiet)
+    total = total_work(game, b, field, p, n_games, sg, vg, sets) if show else 0
+    advance, bar = runner.progress_bar(total, enabled=None if show else False, work=True)
     with bar:
         lad = run_ladder(game, b, field, players, n_games, sg, vg, seed, jobs, sets, progress=advance)
     print(json.dumps(lad.to_dict()) if as_json else render_text(lad))

@@ -22,15 +22,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-# game -> (games per seat, self-play games, games per seat order of the rungs'
-# tournament, mcts budgets); 3UP also climbs to 1,024 (its default budget is 600)
+# game -> (games per seat, self-play games, games per pairing of the rungs' tournament,
+# mcts budgets); 3UP also climbs to 1,024 (its default budget is 600).  The pairings'
+# games are 50 / 15 / 15 / 25 / 15 / 50 per seat order (2 orders with 2 players, 2P with P)
 LADDERS = {
-    "skyscraper": (300, 200, 50, (16, 64, 256)),
-    "smokestack": (100, 60, 15, (16, 64, 256)),
-    "five_towers": (100, 60, 15, (16, 64, 256)),
-    "three_up": (150, 100, 25, (16, 64, 256, 1024)),
-    "block_tower": (100, 60, 15, (16, 64, 256)),
-    "crazy_eights": (300, 200, 50, (16, 64, 256)),
+    "skyscraper": (300, 200, 100, (16, 64, 256)),
+    "smokestack": (100, 60, 120, (16, 64, 256)),
+    "five_towers": (100, 60, 90, (16, 64, 256)),
+    "three_up": (150, 100, 200, (16, 64, 256, 1024)),
+    "block_tower": (100, 60, 120, (16, 64, 256)),
+    "crazy_eights": (300, 200, 300, (16, 64, 256)),
 }
 RESTRICTED_GAMES, RESTRICTED_ITERATIONS = 100, 32  # the command's defaults
 

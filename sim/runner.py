@@ -26,6 +26,7 @@ CHUNK = 20_000  # games per chunk: fixed, so results never depend on the paralle
 # thousand games in one 20,000-game chunk kept a single core busy (every ladder rung,
 # tournament match and restricted run); the tally is the same for any chunking
 SEARCH_CHUNK = 20
+SEARCH_DECISIONS = 30  # a searching seat's decisions a game, roughly (Setup.work: progress only)
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 2**63 - 1  # game indices are int64: a longer run could never seed its games right
 
@@ -49,6 +50,17 @@ class Setup:
     def searches(self) -> bool:
         """A seat plays the search player (then the kernel with it compiled in runs)."""
         return any(s.strategy.search for s in self.seats)
+
+    @property
+    def work(self) -> int:
+        """A game's rough cost in fast-path games, for progress bars over runs that mix
+        heuristic and search seats (a ladder, a tournament): 1, plus for each seat that
+        searches its iterations a decision times SEARCH_DECISIONS (an iteration costs
+        about one to two fast-path games, and a seat searches some tens of decisions a
+        game).  Only the estimate of the time left uses it; no result does."""
+        from cardlab.sim.search import P_ITERATIONS
+
+        return 1 + SEARCH_DECISIONS * sum(int(s.row()[P_ITERATIONS]) for s in self.seats if s.strategy.search)
 
     def kernel(self):
         """The compiled kernel this setup runs on (the search's only when a seat needs it)."""
@@ -296,9 +308,19 @@ def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = 
                      all_rows if keep_rows else None)
 
 
-def progress_bar(total: int, enabled: bool | None = None):
+def weigh(progress: Callable[[int], None] | None, setup: Setup) -> Callable[[int], None] | None:
+    """``progress`` called with games weighted by ``setup.work`` (``progress_bar(work=True)``)."""
+    if progress is None:
+        return None
+    w = setup.work
+    return lambda n: progress(n * w)
+
+
+def progress_bar(total: int, enabled: bool | None = None, work: bool = False):
     """A rich progress bar with games/s on stderr when it is a terminal, else a no-op.
-    Returns (callback, context manager)."""
+    With ``work`` the bar counts games weighted by ``Setup.work`` (a ladder: a game of
+    mcts@1024 costs thousands of heuristic games) and shows the share done, the time
+    spent and the time left instead of games.  Returns (callback, context manager)."""
     import contextlib
 
     if enabled is None:
@@ -306,7 +328,14 @@ def progress_bar(total: int, enabled: bool | None = None):
     if not enabled:
         return None, contextlib.nullcontext()
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeRemainingColumn)
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    if work:
+        bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                       TextColumn("{task.percentage:>5.1f}%"), TimeElapsedColumn(), TextColumn("spent,"),
+                       TimeRemainingColumn(), TextColumn("left"), transient=True, refresh_per_second=4)
+        task = bar.add_task("playing", total=total)
+        return (lambda n: bar.advance(task, n)), bar
 
     class Rate(TextColumn):
         def __init__(self):

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from cardlab.analysis.ladder import parse_budgets, run_ladder
+from cardlab.analysis.ladder import parse_budgets, per_order, run_ladder, total_work
 from cardlab.sim.errors import InputError
 
 
@@ -72,3 +72,28 @@ def test_the_verdict_names_the_edges_that_hold():
     found = [e["rung"] for e in d["self_play"] if e["edge_found"]]
     assert ("differs from the fair share with" in d["verdict"]) == bool(found)
     assert all(r in d["verdict"] for r in found)
+
+
+def test_the_tournament_shares_a_pairings_games_among_its_seat_orders():
+    """--versus-games counts a pairing's games over all its seat orders (2 with two
+    players, 2P with P): the default 500 puts 250, 84 or 63 games in each order, so the
+    tournament costs about what the curve does instead of P times more."""
+    assert [per_order(500, p) for p in (2, 3, 4)] == [250, 84, 63]
+    assert per_order(1, 4) == 1 and per_order(16, 4) == 2
+    d = small(1).to_dict()  # versus_games=8 with 3 players: 6 seat orders
+    assert (d["self_games"], d["versus_games"], d["versus_per_order"]) == (16, 8, 2)
+
+
+def test_the_progress_bar_counts_the_ladders_work():
+    """The ladder reports its progress in games weighted by each run's work (a game with
+    a search seat weighs its iterations), and the weights add up to what total_work
+    announced before the ladder started, so the bar's time left is about the ladder."""
+    from cardlab.sim.runner import SEARCH_DECISIONS, make_setup
+
+    assert make_setup("crazy_eights", 3, None, "reference").work == 1
+    assert make_setup("crazy_eights", 3, None, "mcts:iterations=16,mcts:iterations=4,random").work == \
+        1 + SEARCH_DECISIONS * 20
+    seen = []
+    run_ladder("crazy_eights", [4, 16], games=3, self_games=2, versus_games=7, seed=3, jobs=1, progress=seen.append)
+    assert sum(seen) == total_work("crazy_eights", [4, 16], "reference", 3, 3, 2, 7)
+    assert max(seen) > 20 * min(seen)  # searching runs weigh more than heuristic ones
