@@ -94,6 +94,7 @@ def hand(st, s):
         k = int(st[L.S_HCNT + s * L.NT + t])
         cards = faces(st, L.S_HAND + (s * L.NT + t) * L.MAXK, k)
         assert cards == [L.face(t)] * k
+        assert (int(st[L.S_HMASK + s]) >> t) & 1 == (k > 0)  # the mask of the types held
         out += cards
     assert len(out) == st[L.S_HAND_N + s]
     return out
@@ -658,6 +659,7 @@ def zone_cards(st, players):
         ids = S_.read(st, "hand", s).reshape(L.NT, L.MAXK)[k[None, :] < hc[:, None]]
         assert hc.sum() == st[L.S_HAND_N + s]
         assert np.array_equal(np.bincount(types[ids], minlength=L.NT), hc)
+        assert st[L.S_HMASK + s] == sum(1 << t for t in range(L.NT) if hc[t] > 0)
         up = S_.read(st, "up", s)
         assert np.array_equal(np.bincount(types[up], minlength=L.NT),
                               st[L.S_UCNT + s * L.NT:L.S_UCNT + (s + 1) * L.NT])

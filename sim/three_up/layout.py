@@ -147,6 +147,9 @@ S.zone("down", NDOWN, "the seat's face-down cards, in deal order (played last fi
        owner=True, visible=NOBODY, encoding=PILE, count="down_n")
 S.end_zones()
 S.book("ucnt", NT, "the seat's up cards as a count per card type", owner=True)
+S.book("hmask", 1, "the seat's hand as a bit mask of card types: bit t set when it holds a "
+       "card of type t (st[S_HCNT + seat*NT + t] > 0); the owner's information, like the hand "
+       "(a re-deal rebuilds it: kernel.table_put, ThreeUp.put_zone_cards)", owner=True)
 S.book("pickc", 4, "pick-ups this game by reason (P_*), not tallied")
 S.book("pick0", 1, "pick-ups of an empty pile this game")
 S.book("gave_up", 1, "chains given up by an empty hand (empty_hand_in_chain=draw)")
