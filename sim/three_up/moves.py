@@ -166,22 +166,24 @@ def choose_up(st, me, mask):
     """Lay the dealt cards at the positions of mask (deal order, S_DEALT) face up; the
     others stay in hand."""
     u = 0
-    for i in range(NDEAL):
-        if (mask >> i) & 1:
-            c = st[S_DEALT + me * NDEAL + i]
-            st[S_UP + me * NUP + u] = c
-            u += 1
-            o = me * NT + st[R_TYPE + c]  # out of the hand: c is in its type's stack
-            b = S_HAND + o * MAXK
-            k = st[S_HCNT + o]
-            for j in range(k):
-                if st[b + j] == c:
-                    st[b + j] = st[b + k - 1]
-                    break
-            st[S_HCNT + o] = k - 1
-            if k == 1:  # its type's last card in hand
-                st[S_HMASK + me] &= ~(np.int64(1) << st[R_TYPE + c])
-            st[S_UCNT + o] += 1
+    rest = mask
+    while rest != 0:  # the set positions, ascending (as many rounds as up cards: no
+        i = lowest(rest)  # branch on each of the six bits)
+        rest &= rest - 1
+        c = st[S_DEALT + me * NDEAL + i]
+        st[S_UP + me * NUP + u] = c
+        u += 1
+        o = me * NT + st[R_TYPE + c]  # out of the hand: c is in its type's stack
+        b = S_HAND + o * MAXK
+        k = st[S_HCNT + o]
+        for j in range(k):
+            if st[b + j] == c:
+                st[b + j] = st[b + k - 1]
+                break
+        st[S_HCNT + o] = k - 1
+        if k == 1:  # its type's last card in hand
+            st[S_HMASK + me] &= ~(np.int64(1) << st[R_TYPE + c])
+        st[S_UCNT + o] += 1
     st[S_HAND_N + me] -= u
     st[S_UP_N + me] = u
     o = S_UP + me * NUP
