@@ -13,7 +13,10 @@ Ids are sorted by type; colours (only for the trace's codes) come from ``deck_ca
 
 A hand is kept by type: seat s holds ``st[S_HCNT + s*NT + t]`` cards of type t, their ids
 in the bucket ``st[S_HAND + (s*NT + t)*MAXK:]`` (a stack: discards take the last ones),
-so a discard or a draw never scans the hand.  Listed type by type, a hand is sorted.
+so a discard or a draw never scans the hand.  Listed type by type, a hand is sorted.  The
+types a hand holds are also a bit mask, ``st[S_HMASK + s]`` (bit t: a card of type t), kept
+by every rule that moves a card into or out of a hand and rebuilt by the re-deals, so the
+lowest legal type is one count-trailing-zeros (``moves.src_mask``, ``lowest_legal_number``).
 
 The decisions (``st[S_PHASE]``, asked of seat ``st[S_ACTOR]``), each answered with four
 numbers (the fields a decision does not name are 0):
