@@ -28,7 +28,7 @@ from cardlab.sim.three_up.layout import (
     R_TYPE, S_DEALT, S_HAND_N, S_HCNT, S_PHASE, S_PILE_N, S_RUN, S_TOP, S_UCNT, T_CLR, T_CLR1,
     T_CLR2,
 )
-from cardlab.sim.three_up.moves import first_legal, src_base
+from cardlab.sim.three_up.moves import first_legal, lowest_legal_number, src_base, src_mask
 from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
 
 PICKUP = (A_PICKUP, 0, 0, 0)
@@ -107,22 +107,22 @@ def always_draw(st, me, p):
     return 1
 
 
-@helper("ACT(ST, int64, PAR)")
+@helper("ACT(ST, int64, PAR)", paste=True)
 def reference_discard(st, me, p):
     """(a) the lowest legal number, all copies held in the source; (b) else one Clear:
     Clear +2, else Clear +1, else Clear; (c) else pick up the pile."""
     base = S_HCNT + me * NT if st[S_HAND_N + me] > 0 else S_UCNT + me * NT
+    m = src_mask(st, me)  # the types held in the source: no scan over the types
     top = st[S_TOP]
     lo = 0 if top < 0 else top if st[R_EQUAL] != 0 else top + 1
-    for t in range(lo, st[R_MAXN]):
-        n = st[base + t]
-        if n > 0:
-            return (A_PLAY, t, n, 0)
-    if st[base + T_CLR2] > 0:
+    t = lowest_legal_number(st, m, lo)
+    if t >= 0:
+        return (A_PLAY, t, st[base + t], 0)
+    if (m >> T_CLR2) & 1:
         return (A_PLAY, T_CLR2, 1, 0)
-    if st[base + T_CLR1] > 0:
+    if (m >> T_CLR1) & 1:
         return (A_PLAY, T_CLR1, 1, 0)
-    if st[base + T_CLR] > 0:
+    if (m >> T_CLR) & 1:
         return (A_PLAY, T_CLR, 1, 0)
     return PICKUP
 

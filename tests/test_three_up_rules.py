@@ -94,6 +94,7 @@ def hand(st, s):
         k = int(st[L.S_HCNT + s * L.NT + t])
         cards = faces(st, L.S_HAND + (s * L.NT + t) * L.MAXK, k)
         assert cards == [L.face(t)] * k
+        assert (int(st[L.S_HMASK + s]) >> t) & 1 == (k > 0)  # the mask of the types held
         out += cards
     assert len(out) == st[L.S_HAND_N + s]
     return out
@@ -658,6 +659,7 @@ def zone_cards(st, players):
         ids = S_.read(st, "hand", s).reshape(L.NT, L.MAXK)[k[None, :] < hc[:, None]]
         assert hc.sum() == st[L.S_HAND_N + s]
         assert np.array_equal(np.bincount(types[ids], minlength=L.NT), hc)
+        assert st[L.S_HMASK + s] == sum(1 << t for t in range(L.NT) if hc[t] > 0)
         up = S_.read(st, "up", s)
         assert np.array_equal(np.bincount(types[up], minlength=L.NT),
                               st[L.S_UCNT + s * L.NT:L.S_UCNT + (s + 1) * L.NT])
@@ -838,3 +840,56 @@ def run_rows(setup, games):
     from cardlab.sim import runner
 
     return runner.run(setup, games, jobs=1, keep_rows=True).rows
+
+
+def hand_masks_match(st, players):
+    """Every seat's type mask (S_HMASK) says which types its hand holds."""
+    for s in range(players):
+        hc = st[L.S_HCNT + s * L.NT:L.S_HCNT + (s + 1) * L.NT]
+        assert st[L.S_HMASK + s] == sum(1 << t for t in range(L.NT) if hc[t] > 0), s
+
+
+def test_the_hand_masks_follow_every_re_deal_and_stay_their_owners():
+    """A hand's type mask (S_HMASK) is its owner's information, like the hand: the
+    honesty kit's re-deal (ThreeUp.put_zone_cards) and the search's compiled one
+    (kernel.table_put) rebuild the mask of every hand they re-deal, and a strategy that
+    reads another seat's mask fails the honesty check."""
+    from numba import njit
+
+    from cardlab.sim import redeal
+    from cardlab.sim.testing import HonestyError, check_honesty, legal_actions
+
+    tab = L.REDEAL
+
+    @njit
+    def compiled_redeal(src, dst, seat, players, pool, counts):
+        redeal.determinize(src, dst, seat, players, tab, pool, counts, K.table_cards, K.table_put)
+
+    rng = np.random.default_rng(3)
+    checked = 0
+    for players in (2, 4, 6):
+        rv = GAME.rules_vector(GAME.resolve_rules({}, players), players)
+        for g in range(6):
+            st = L.S.new_state(rv)
+            seed_game(st, 5, g)
+            K.setup(st)
+            while st[L.S_PHASE] != DONE:
+                hand_masks_match(st, players)
+                me = int(st[L.S_ACTOR])
+                hand_masks_match(GAME.determinize(st, me, rng), players)
+                dst = st.copy()
+                compiled_redeal(st.copy(), dst, me, players, np.zeros(L.MAXC, np.int64),
+                                np.zeros(64, np.int64))
+                hand_masks_match(dst, players)
+                checked += 1
+                acts = legal_actions(GAME, st)
+                K.step(st, acts[rng.integers(len(acts))])
+    assert checked > 1000
+
+    def peeks_at_masks(sid, st, me, p):
+        acts = legal_actions(GAME, st)
+        others = sum(int(st[L.S_HMASK + s]) for s in range(int(st[L.R_PLAYERS])) if s != me)
+        return acts[others % len(acts)]
+
+    with pytest.raises(HonestyError, match="peeks"):
+        check_honesty("three_up", decisions=300, strategies=["reference"], choose=peeks_at_masks)

@@ -103,8 +103,8 @@ class ThreeUp(Game):
         return [(t, L.face(t)) for t in range(L.NT)]
 
     # ------------------------------------------------------------ re-dealing hidden cards
-    # (sim/observe.py) a hand is a stack of card ids per type with its count (S_HCNT):
-    # read and written here; and while seats still choose their up cards, each one's
+    # (sim/observe.py) a hand is a stack of card ids per type with its count (S_HCNT) and
+    # the mask of its types (S_HMASK): read and written here; and while seats still choose their up cards, each one's
     # six dealt positions (S_DEALT) must name the cards its re-dealt hand now holds
     @staticmethod
     def zone_cards(st: np.ndarray, name: str, seat: int | None) -> list[int]:
@@ -120,11 +120,14 @@ class ThreeUp(Game):
             return False
         o = seat * L.NT
         st[L.S_HCNT + o:L.S_HCNT + o + L.NT] = 0
+        m = 0
         for c in cards:
             t = int(st[L.R_TYPE + c])
             k = int(st[L.S_HCNT + o + t])
             st[L.S_HAND + (o + t) * L.MAXK + k] = c
             st[L.S_HCNT + o + t] = k + 1
+            m |= 1 << t
+        st[L.S_HMASK + seat] = m  # the types it holds (its owner's information, like the hand)
         if st[L.S_PHASE] == L.D_UP and seat >= st[L.S_ACTOR]:  # its up choice is to come
             st[L.S_DEALT + seat * L.NDEAL:L.S_DEALT + (seat + 1) * L.NDEAL] = cards
         return True

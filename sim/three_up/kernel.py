@@ -38,7 +38,7 @@ from cardlab.sim.three_up.moves import (  # noqa: F401 - legal: the model's, for
 from cardlab.strategies.three_up import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
 from cardlab.sim import give
-from cardlab.sim.three_up.layout import GIVE, MAXP, R_TYPE, S_HCNT, S_HELD, S_SIZE
+from cardlab.sim.three_up.layout import GIVE, MAXP, R_TYPE, S_HCNT, S_HELD, S_HMASK, S_SIZE
 
 # ---------------------------------------------------------------- setup
 
@@ -309,17 +309,20 @@ def table_cards(st, offset, seat, pool, k):
 
 @helper("void(ST, int64, int64, ST, int64, int64)")
 def table_put(st, offset, seat, pool, k, n):
-    """pool[k:k+n] becomes seat's hand (stacks and counts by type); while its up choice is
+    """pool[k:k+n] becomes seat's hand (stacks, counts and mask by type); while its up choice is
     still to come, its six dealt positions name the new cards."""
     o = seat * NT
     for t in range(NT):
         st[S_HCNT + o + t] = 0
+    m = np.int64(0)
     for i in range(n):
         c = pool[k + i]
         t = st[R_TYPE + c]
         j = st[S_HCNT + o + t]
         st[S_HAND + (o + t) * MAXK + j] = c
         st[S_HCNT + o + t] = j + 1
+        m |= np.int64(1) << t
+    st[S_HMASK + seat] = m
     if st[S_PHASE] == D_UP and seat >= st[S_ACTOR]:
         for i in range(n):
             st[S_DEALT + seat * NDEAL + i] = pool[k + i]

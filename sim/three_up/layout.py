@@ -13,7 +13,10 @@ Ids are sorted by type; colours (only for the trace's codes) come from ``deck_ca
 
 A hand is kept by type: seat s holds ``st[S_HCNT + s*NT + t]`` cards of type t, their ids
 in the bucket ``st[S_HAND + (s*NT + t)*MAXK:]`` (a stack: discards take the last ones),
-so a discard or a draw never scans the hand.  Listed type by type, a hand is sorted.
+so a discard or a draw never scans the hand.  Listed type by type, a hand is sorted.  The
+types a hand holds are also a bit mask, ``st[S_HMASK + s]`` (bit t: a card of type t), kept
+by every rule that moves a card into or out of a hand and rebuilt by the re-deals, so the
+lowest legal type is one count-trailing-zeros (``moves.src_mask``, ``lowest_legal_number``).
 
 The decisions (``st[S_PHASE]``, asked of seat ``st[S_ACTOR]``), each answered with four
 numbers (the fields a decision does not name are 0):
@@ -147,6 +150,9 @@ S.zone("down", NDOWN, "the seat's face-down cards, in deal order (played last fi
        owner=True, visible=NOBODY, encoding=PILE, count="down_n")
 S.end_zones()
 S.book("ucnt", NT, "the seat's up cards as a count per card type", owner=True)
+S.book("hmask", 1, "the seat's hand as a bit mask of card types: bit t set when it holds a "
+       "card of type t (st[S_HCNT + seat*NT + t] > 0); the owner's information, like the hand "
+       "(a re-deal rebuilds it: kernel.table_put, ThreeUp.put_zone_cards)", owner=True)
 S.book("pickc", 4, "pick-ups this game by reason (P_*), not tallied")
 S.book("pick0", 1, "pick-ups of an empty pile this game")
 S.book("gave_up", 1, "chains given up by an empty hand (empty_hand_in_chain=draw)")

@@ -7,11 +7,14 @@ decision (``D_UP``, ``D_DRAW``, ``D_DISCARD``, see layout.py) allows.  Strategie
 state through the measures at the top; only the kernel changes it.
 
 A hand is a set of per-type stacks of card ids with their counts (``S_HCNT``, see
-layout.py); up cards are 3 slots plus counts per type (``S_UCNT``).  Legality and
-strategies read the counts only.
+layout.py) and a bit mask of the types it holds (``S_HMASK``, kept by every rule that
+moves a card into or out of a hand); up cards are 3 slots plus counts per type
+(``S_UCNT``).  Legality and strategies read the counts and the masks (``src_mask``: the
+lowest legal type is one count-trailing-zeros, not a scan over the types).
 """
 import numpy as np
 
+from cardlab.sim.bits import lowest
 from cardlab.sim.events import write_event
 from cardlab.sim.engine import put_action
 from cardlab.sim.jit import helper, inline
@@ -20,7 +23,7 @@ from cardlab.sim.three_up.layout import (
     A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, D_UP, EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW,
     EV_PICKUP, EV_PLAY, EV_UP, HAND, MAXK, NDEAL, NDOWN, NT, NUP, R_CLEAR_RUN, R_EQUAL,
     R_MAXN, R_MUST, R_TYPE, SRC_HAND, S_ACTOR, S_ACTS, S_DEALT, S_DOWN, S_DOWN_N, S_DRAW,
-    S_DRAW_N, S_EVC, S_GONE, S_GONE_N, S_HAND, S_HAND_N, S_HCNT, S_HELD, S_NEV, S_PHASE,
+    S_DRAW_N, S_EVC, S_GONE, S_GONE_N, S_HAND, S_HAND_N, S_HCNT, S_HELD, S_HMASK, S_NEV, S_PHASE,
     S_PICK0, S_PICKC, S_PILE, S_PILE_N, S_PLAYED, S_RUN, S_SIZE, S_TOP, S_TURN, S_UCNT,
     S_UP, S_UP_N, T_CLR, T_CLR1, T_CLR2, WHY_CLR, WHY_RUN, ZONES_END,
 )
@@ -54,16 +57,47 @@ def src_base(st, me):
     return S_UCNT + me * NT
 
 
+assert NUP == 3, "src_mask reads the up slots one by one"
+
+
+@helper("int64(ST, int64)", paste=True)
+def src_mask(st, me):
+    """The card types of me's current source (hand, else up cards) as a bit mask: bit t
+    set when it holds a card of type t (the hand's is kept in ``S_HMASK``; the up cards'
+    is read off their at most 3 slots)."""
+    if st[S_HAND_N + me] > 0:
+        return st[S_HMASK + me]
+    n = st[S_UP_N + me]  # at most NUP = 3: written out (a loop would be vectorized)
+    o = S_UP + me * NUP
+    m = np.int64(0)
+    if n > 0:
+        m |= np.int64(1) << st[R_TYPE + st[o]]
+    if n > 1:
+        m |= np.int64(1) << st[R_TYPE + st[o + 1]]
+    if n > 2:
+        m |= np.int64(1) << st[R_TYPE + st[o + 2]]
+    return m
+
+
+CLEAR_BITS = (1 << T_CLR) | (1 << T_CLR1) | (1 << T_CLR2)
+
+
+@helper("int64(ST, int64, int64)", paste=True)
+def lowest_legal_number(st, m, lo):
+    """The lowest number type >= lo (and < max_number) set in the type mask m, or -1."""
+    nm = (m & ((np.int64(1) << st[R_MAXN]) - 1)) >> lo
+    if nm == 0:
+        return -1
+    return lo + lowest(nm)
+
+
 @helper("boolean(ST, int64)")
 def can_play(st, me):
     """Whether me has a legal discard from its current source (hand, else up cards)."""
-    base = src_base(st, me)
-    if st[base + T_CLR] > 0 or st[base + T_CLR1] > 0 or st[base + T_CLR2] > 0:
+    m = src_mask(st, me)
+    if m & CLEAR_BITS:
         return True
-    for t in range(first_legal(st), st[R_MAXN]):
-        if st[base + t] > 0:
-            return True
-    return False
+    return lowest_legal_number(st, m, first_legal(st)) >= 0
 
 
 # ---------------------------------------------------------------- events (trace mode)
@@ -90,6 +124,7 @@ def hand_add(st, me, c):
     st[S_HCNT + o] = k + 1
     st[S_HAND_N + me] += 1
     st[S_HELD + o] = 1
+    st[S_HMASK + me] |= np.int64(1) << t
 
 
 
@@ -131,20 +166,24 @@ def choose_up(st, me, mask):
     """Lay the dealt cards at the positions of mask (deal order, S_DEALT) face up; the
     others stay in hand."""
     u = 0
-    for i in range(NDEAL):
-        if (mask >> i) & 1:
-            c = st[S_DEALT + me * NDEAL + i]
-            st[S_UP + me * NUP + u] = c
-            u += 1
-            o = me * NT + st[R_TYPE + c]  # out of the hand: c is in its type's stack
-            b = S_HAND + o * MAXK
-            k = st[S_HCNT + o]
-            for j in range(k):
-                if st[b + j] == c:
-                    st[b + j] = st[b + k - 1]
-                    break
-            st[S_HCNT + o] = k - 1
-            st[S_UCNT + o] += 1
+    rest = mask
+    while rest != 0:  # the set positions, ascending (as many rounds as up cards: no
+        i = lowest(rest)  # branch on each of the six bits)
+        rest &= rest - 1
+        c = st[S_DEALT + me * NDEAL + i]
+        st[S_UP + me * NUP + u] = c
+        u += 1
+        o = me * NT + st[R_TYPE + c]  # out of the hand: c is in its type's stack
+        b = S_HAND + o * MAXK
+        k = st[S_HCNT + o]
+        for j in range(k):
+            if st[b + j] == c:
+                st[b + j] = st[b + k - 1]
+                break
+        st[S_HCNT + o] = k - 1
+        if k == 1:  # its type's last card in hand
+            st[S_HMASK + me] &= ~(np.int64(1) << st[R_TYPE + c])
+        st[S_UCNT + o] += 1
     st[S_HAND_N + me] -= u
     st[S_UP_N + me] = u
     o = S_UP + me * NUP
@@ -161,13 +200,15 @@ def draw_up(st, me, optional):
         n -= 1
         c = st[S_DRAW + n]
         st[S_DRAW_N] = n
-        o = me * NT + st[R_TYPE + c]
+        t = st[R_TYPE + c]
+        o = me * NT + t
         k = st[S_HCNT + o]
         st[S_HAND + o * MAXK + k] = c
         st[S_HCNT + o] = k + 1
         h += 1
         st[S_HAND_N + me] = h
         st[S_HELD + o] = 1
+        st[S_HMASK + me] |= np.int64(1) << t
         emit(st, EV_DRAW, me, c, optional, 0)
 
 
@@ -240,6 +281,8 @@ def discard(st, me, src, t, n):
         pn += n
         st[S_HCNT + o] = k
         st[S_HAND_N + me] -= n
+        if k == 0:  # its type's last card in hand
+            st[S_HMASK + me] &= ~(np.int64(1) << t)
     else:
         base = S_UP + me * NUP
         w = 0
