@@ -104,8 +104,9 @@ class ThreeUp(Game):
 
     # ------------------------------------------------------------ re-dealing hidden cards
     # (sim/observe.py) a hand is a stack of card ids per type with its count (S_HCNT) and
-    # the mask of its types (S_HMASK): read and written here; and while seats still choose their up cards, each one's
-    # six dealt positions (S_DEALT) must name the cards its re-dealt hand now holds
+    # the mask of its types (S_HMASK): read and written here; and while seats still choose
+    # their up cards, each one's six dealt positions (S_DEALT) must name the cards its
+    # re-dealt hand now holds
     @staticmethod
     def zone_cards(st: np.ndarray, name: str, seat: int | None) -> list[int]:
         if name != "hand":
