@@ -576,9 +576,16 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
     runner.check_counts(n_games, seed, jobs)
     p = get_game(game).default_players if players is None else players
     total = len(plan(names, p)) * n_games if p >= 2 else n_games
-    advance, bar = runner.progress_bar(total, enabled=None if not (as_json or quiet) else False)
+    weighted = False
+    try:  # a search player among them: count the games by their work (the time left is right)
+        if p >= 2 and any(runner.make_setup(game, p, sets, n).searches for n in names):
+            total = n_games * sum(runner.make_setup(game, p, sets, ",".join(o)).work for *_, o in plan(names, p))
+            weighted = True
+    except InputError:
+        pass  # run_tournament says what is wrong, before playing anything
+    advance, bar = runner.progress_bar(total, enabled=None if not (as_json or quiet) else False, work=weighted)
     with bar:
-        t = run_tournament(game, names, players, n_games, seed, jobs, sets, progress=advance)
+        t = run_tournament(game, names, players, n_games, seed, jobs, sets, progress=advance, weighted=weighted)
     if as_json:
         print(json.dumps(t.to_dict()))
     else:

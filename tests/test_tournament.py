@@ -181,3 +181,15 @@ def test_cli_bad_input_exits_2(args, needle, monkeypatch, capsys):
 def test_cli_bad_input_subprocess():
     p = cardlab("tournament", "skyscraper", "--strategies", "reference,reference")
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "named twice" in p.stderr
+
+
+def test_a_tournament_with_a_search_player_counts_its_progress_by_work():
+    """With ``weighted`` the progress callback gets each run's games times its work (a
+    game with an mcts seat weighs its iterations), so the bar's time left holds."""
+    from cardlab.sim import runner
+
+    names = ["mcts:iterations=3", "reference"]
+    seen = []
+    run_tournament("crazy_eights", names, 3, 2, seed=5, jobs=1, progress=seen.append, weighted=True)
+    want = 2 * sum(runner.make_setup("crazy_eights", 3, None, ",".join(o)).work for *_, o in plan(names, 3))
+    assert sum(seen) == want and want > 2 * len(plan(names, 3))
