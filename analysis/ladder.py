@@ -14,8 +14,8 @@ All rungs also meet each other in a tournament (``analysis/tournament.py``, ever
 in every seat order) for Bradley-Terry ratings: ``versus_games`` games per **pairing**,
 shared evenly by its seat orders (2 with two players, 2P with P > 2).  The ratings are a
 summary beside the curve, and a tournament of 500 games per seat order (the sizing until
-2026-12-02) put 36 of every 48 searching seat-games of a three-player ladder's top rung,
-and 64 of 80 in a four-player one, into them.
+2026-12-02) put 36 of every 48 searching seat-games of a nine-rung three-player ladder's
+top rung, and 64 of 80 in a four-player one, into them.
 
 From these: the **skill headroom** (the best rung's win rate against the field minus the
 reference's own), whether the curve **still rises** at the top budget (the top budget's
@@ -52,7 +52,7 @@ def total_work(game_id: str, budgets: list[int], field_spec: str, players: int, 
                versus_games: int, sets: list[str] | None = None) -> int:
     """What a ladder plays, in games weighted by ``Setup.work`` (its progress bar): a game
     with a seat of mcts@1024 weighs tens of thousands of heuristic games."""
-    from cardlab.analysis.tournament import plan
+    from cardlab.analysis.tournament import progress_total
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
 
@@ -65,8 +65,7 @@ def total_work(game_id: str, budgets: list[int], field_spec: str, players: int, 
     for spec in rungs:
         total += games * sum(work([spec if i == s else field_spec for i in range(players)]) for s in range(players))
         total += self_games * work([spec] * players)
-    vg = per_order(versus_games, players)
-    return total + vg * sum(work(order) for _, _, _, order in plan(rungs, players))
+    return total + progress_total(game_id, rungs, players, per_order(versus_games, players), sets)[0]
 
 
 def parse_budgets(text: str | list[int]) -> list[int]:

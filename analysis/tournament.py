@@ -150,6 +150,19 @@ def plan(strategies: list[str], players: int) -> list[tuple[str, str, int, list[
     return runs
 
 
+def progress_total(game_id: str, strategies: list[str], players: int, games: int,
+                   sets: list[str] | None = None) -> tuple[int, bool]:
+    """What a tournament's progress bar counts, and whether it weighs games by their work
+    (``Setup.work``: with a search player among the strategies, a game of it costs as much
+    as thousands of heuristic games, so games alone would make the time left wrong).
+    Raises InputError for what ``run_tournament`` would refuse."""
+    from cardlab.sim import runner
+
+    works = [runner.make_setup(game_id, players, sets, ",".join(order)).work
+             for *_, order in plan(strategies, players)]
+    return games * sum(works), max(works) > 1
+
+
 # --------------------------------------------------------------------------- ratings
 def bradley_terry(records, strategies: list[str], z: float = Z95) -> pd.DataFrame:
     """Bradley-Terry (Luce) maximum likelihood from ``records``: iterables of
@@ -220,8 +233,8 @@ def run_tournament(game_id: str, strategies: list[str] | str, players: int | Non
     """Play every pairing of ``strategies`` in every seat order (``games`` games per seat
     order, the same seed for every run) and rate the strategies.  Raises InputError on
     bad input (unknown game, strategy, knob; fewer than 2 distinct strategies; 1 player).
-    ``progress(n)`` is called as chunks of n games end (see ``total_games``); with
-    ``weighted``, n is weighted by the run's ``Setup.work`` (a ladder's progress bar)."""
+    ``progress(n)`` is called as chunks of n games end; with ``weighted``, n is weighted
+    by the run's ``Setup.work`` (``progress_total`` says which, and the total)."""
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
 

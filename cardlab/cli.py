@@ -266,15 +266,30 @@ def _stuck_for_report(setup, result, n_games, jobs):
 
 def _tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, quiet):
     """A tournament to add to a report (its heat map and ratings), with a progress bar."""
-    from cardlab.analysis.tournament import check_strategies, plan, run_tournament
+    from cardlab.analysis.tournament import check_strategies, run_tournament
     from cardlab.sim import runner
 
     names = check_strategies(names)
     runner.check_counts(n_games, seed, jobs)
-    advance, bar = runner.progress_bar(len(plan(names, players)) * n_games,
-                                       enabled=None if not quiet else False)
+    total, weighted = _tournament_total(game_id, names, players, n_games, sets, not quiet)
+    advance, bar = runner.progress_bar(total, enabled=None if not quiet else False, work=weighted)
     with bar:
-        return run_tournament(game_id, names, players, n_games, seed, jobs, sets, progress=advance)
+        return run_tournament(game_id, names, players, n_games, seed, jobs, sets, progress=advance,
+                              weighted=weighted)
+
+
+def _tournament_total(game_id, names, players, n_games, sets, show) -> tuple[int, bool]:
+    """A tournament's progress-bar total and whether it counts work (a search player among
+    the strategies); nothing to compute when no bar is shown, or when the input is bad
+    (run_tournament says what is wrong, before playing anything)."""
+    from cardlab.analysis.tournament import progress_total
+
+    if not show or players < 2:
+        return 0, False
+    try:
+        return progress_total(game_id, names, players, n_games, sets)
+    except InputError:
+        return 0, False
 
 
 # cardlab report --ladder: a small skill ladder and restricted play beside the report
@@ -326,13 +341,13 @@ def _ladder_args(budgets, games, restricted) -> list[str]:
 
 def _ladder_for_report(setup, budgets, games, seed, jobs, sets, quiet, restricted=True):
     """The skill ladder (and restricted play) of a report, with progress bars: the
-    ladder's self-play at ``games`` games, its tournament at a quarter per pairing;
+    ladder's self-play at ``games`` games, its tournament at a quarter per seat order;
     restricted play at ``games`` per seat and restriction, at RESTRICTED_ITERATIONS."""
     from cardlab.analysis import ladder, restricted as rp
     from cardlab.sim import runner
 
     g, P = setup.game, setup.players
-    vg = max(1, games // 4)
+    vg = ladder.seat_orders(P) * max(1, games // 4)  # a quarter of ``games`` per seat order
     total = ladder.total_work(g.id, budgets, g.default_strategy, P, games, games, vg, sets) if not quiet else 0
     advance, bar = runner.progress_bar(total, enabled=None if not quiet else False, work=True)
     with bar:
@@ -568,22 +583,16 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
                no_history: bool = NoHistOpt):
     """Play every pairing of the strategies in every seat order: win-rate matrix,
     Bradley-Terry ratings with intervals, and whether one strategy dominates."""
-    from cardlab.analysis.tournament import check_strategies, plan, render_text, run_tournament
+    from cardlab.analysis.tournament import check_strategies, render_text, run_tournament
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
 
     names = check_strategies(strategies)
     runner.check_counts(n_games, seed, jobs)
     p = get_game(game).default_players if players is None else players
-    total = len(plan(names, p)) * n_games if p >= 2 else n_games
-    weighted = False
-    try:  # a search player among them: count the games by their work (the time left is right)
-        if p >= 2 and any(runner.make_setup(game, p, sets, n).searches for n in names):
-            total = n_games * sum(runner.make_setup(game, p, sets, ",".join(o)).work for *_, o in plan(names, p))
-            weighted = True
-    except InputError:
-        pass  # run_tournament says what is wrong, before playing anything
-    advance, bar = runner.progress_bar(total, enabled=None if not (as_json or quiet) else False, work=weighted)
+    show = not (as_json or quiet)
+    total, weighted = _tournament_total(game, names, p, n_games, sets, show)
+    advance, bar = runner.progress_bar(total, enabled=None if show else False, work=weighted)
     with bar:
         t = run_tournament(game, names, players, n_games, seed, jobs, sets, progress=advance, weighted=weighted)
     if as_json:
@@ -626,7 +635,10 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
         if n < 1:
             raise InputError(f"bad {name} {n}: allowed 1 or more")
     show = not (as_json or quiet)
-    total = total_work(game, b, field, p, n_games, sg, vg, sets) if show else 0
+    try:
+        total = total_work(game, b, field, p, n_games, sg, vg, sets) if show else 0
+    except InputError:
+        total = 0  # run_ladder says what is wrong, before playing anything
     advance, bar = runner.progress_bar(total, enabled=None if show else False, work=True)
     with bar:
         lad = run_ladder(game, b, field, players, n_games, sg, vg, seed, jobs, sets, progress=advance)

@@ -448,7 +448,7 @@ def effective_jobs(jobs: int | None, games: int, p: GamePlan | None = None) -> i
         searches = p is not None and runner.make_setup(p.game, p.players, None, p.strategies).searches
         chunk = runner.SEARCH_CHUNK if searches else runner.CHUNK
     except Exception:
-        chunk = 20_000
+        chunk = 5_000
     n = jobs or machine_info()["nproc"] or 1
     return max(1, min(n, -(-games // chunk)))
 

@@ -25,8 +25,7 @@ from cardlab.sim.rng import seat_below
 from cardlab.sim.three_up import layout as L
 from cardlab.sim.three_up.layout import (
     A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, NDEAL, NT, NUP, R_CLEAR_RUN, R_EQUAL, R_MAXN, R_MUST,
-    R_TYPE, S_DEALT, S_HAND_N, S_HCNT, S_PHASE, S_PILE_N, S_RUN, S_TOP, S_UCNT, T_CLR, T_CLR1,
-    T_CLR2,
+    R_TYPE, S_DEALT, S_PHASE, S_PILE_N, S_RUN, S_TOP, T_CLR, T_CLR1, T_CLR2,
 )
 from cardlab.sim.three_up.moves import first_legal, lowest_legal_number, src_base, src_mask
 from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
@@ -111,13 +110,10 @@ def always_draw(st, me, p):
 def reference_discard(st, me, p):
     """(a) the lowest legal number, all copies held in the source; (b) else one Clear:
     Clear +2, else Clear +1, else Clear; (c) else pick up the pile."""
-    base = S_HCNT + me * NT if st[S_HAND_N + me] > 0 else S_UCNT + me * NT
     m = src_mask(st, me)  # the types held in the source: no scan over the types
-    top = st[S_TOP]
-    lo = 0 if top < 0 else top if st[R_EQUAL] != 0 else top + 1
-    t = lowest_legal_number(st, m, lo)
+    t = lowest_legal_number(st, m, first_legal(st))
     if t >= 0:
-        return (A_PLAY, t, st[base + t], 0)
+        return (A_PLAY, t, st[src_base(st, me) + t], 0)
     if (m >> T_CLR2) & 1:
         return (A_PLAY, T_CLR2, 1, 0)
     if (m >> T_CLR1) & 1:

@@ -885,6 +885,18 @@ def test_the_hand_masks_follow_every_re_deal_and_stay_their_owners():
                 acts = legal_actions(GAME, st)
                 K.step(st, acts[rng.integers(len(acts))])
     assert checked > 1000
+    # causal card power's arms swap cards into and out of a seat's start hand (give.swap ->
+    # table_put): the masks follow there too
+    rv = GAME.rules_vector(GAME.resolve_rules({}, 4), 4)
+    given = 0
+    for g in range(8):
+        for t in (0, 4, L.T_CLR, L.T_CLR2):
+            for arm in (0, 1):
+                st = L.S.new_state(rv)
+                if K.give_state(st, 7, g, g % 4, t, arm):
+                    hand_masks_match(st, 4)
+                    given += 1
+    assert given > 40
 
     def peeks_at_masks(sid, st, me, p):
         acts = legal_actions(GAME, st)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cardlab.analysis.stats import wilson
-from cardlab.analysis.tournament import bradley_terry, check_strategies, plan, run_tournament
+from cardlab.analysis.tournament import bradley_terry, check_strategies, plan, progress_total, run_tournament
 from cardlab.sim.errors import InputError
 
 NAMES = ["reference", "random", "greedy"]
@@ -191,5 +191,7 @@ def test_a_tournament_with_a_search_player_counts_its_progress_by_work():
     names = ["mcts:iterations=3", "reference"]
     seen = []
     run_tournament("crazy_eights", names, 3, 2, seed=5, jobs=1, progress=seen.append, weighted=True)
-    want = 2 * sum(runner.make_setup("crazy_eights", 3, None, ",".join(o)).work for *_, o in plan(names, 3))
-    assert sum(seen) == want and want > 2 * len(plan(names, 3))
+    want, weighted = progress_total("crazy_eights", names, 3, 2)  # what the bar announces
+    assert weighted and sum(seen) == want > 2 * len(plan(names, 3))
+    assert want == 2 * sum(runner.make_setup("crazy_eights", 3, None, ",".join(o)).work for *_, o in plan(names, 3))
+    assert progress_total("crazy_eights", ["reference", "random"], 3, 2) == (2 * len(plan(names, 3)), False)
