@@ -12,6 +12,13 @@
 - **No reference counting** (``_nrt=False``): helpers never allocate, and numba's atomic
   reference counts on shared arrays cost time on every call.
 - ``nogil`` so that kernels run in parallel threads.
+- **No entry from Python.**  What compiled callers use is numba's IR, linked into their
+  own module; a helper's Python and C entry wrappers were compiled, optimized, turned
+  into machine code and cached for every helper, and used only by tests.  A helper is
+  now compiled without them, and a call from Python gets a second version with them
+  (``python_version``, made and cached at the first such call).  With
+  ``sim/numba_lazy_code.py`` (no machine code for a library nothing runs directly)
+  this made a cold compile several seconds shorter (2026-12-02, README "Performance").
 
 Type names for the signature strings:
 
@@ -24,13 +31,16 @@ Type names for the signature strings:
     ACT   UniTuple(int64, 4)   an action (kind, a, b, c)
 """
 import re
+import types
 
 from numba import njit
+from numba.core.compiler_lock import global_compiler_lock
 
-from cardlab.sim import numba_inline_fix
+from cardlab.sim import numba_inline_fix, numba_lazy_code
 from cardlab.sim.errors import ILLEGAL
 
 numba_inline_fix.install()  # before any kernel compiles: a cold compile ~30% shorter
+numba_lazy_code.install()  # no machine code for what is only linked into callers
 
 ST = "int64[::1]"
 RNG = "uint64[::1]"
@@ -63,36 +73,70 @@ def helper(signature: str, nrt: bool = False, paste: bool = False):
     sig = expand(signature)
 
     def decorate(fn):
-        d = njit(cache=True, nogil=True, _nrt=nrt)(fn)
+        # compiled callers' version: no Python or C entry wrappers (module docstring)
+        d = njit(cache=True, nogil=True, _nrt=nrt, no_cpython_wrapper=True,
+                 no_cfunc_wrapper=True)(fn)
         if not hasattr(d, "get_call_template"):  # NUMBA_DISABLE_JIT=1: plain Python
             return d
+        numbas_compile = d.compile
+        from_python = []  # the version Python calls, made at the first such call
 
         def ensure():
-            if d._can_compile:
-                d.compile(sig)      # the declared signature, and no other:
-                d.disable_compile()  # later calls convert their arguments to it
-                if paste:
-                    always_inline(d)
+            if not d.overloads:
+                with global_compiler_lock:  # one thread compiles (and pastes) it
+                    if not d.overloads:
+                        if before_compile is not None:  # sim/precompile.py's second process
+                            before_compile(f"{fn.__module__}:{fn.__qualname__}")
+                        numbas_compile(sig)
+                        if paste:
+                            always_inline(d)
 
-        typed_call, python_call = d.get_call_template, d._compile_for_args
-
-        def get_call_template(args, kws):  # a call from compiled code
+        def compile_declared_only(_requested=None):
+            """Every compile is of the declared signature, and no other: calls from
+            compiled code convert their arguments to it."""
             ensure()
-            return typed_call(args, kws)
+            (cres,) = d.overloads.values()
+            return cres.entry_point
 
-        def compile_for_args(*args, **kws):  # a call from Python (tests) found no overload
-            if d._can_compile:
-                ensure()  # numba calls what this returns: the dispatcher again, which now
-                # matches the arguments against the declared signature (or refuses them)
-                return lambda *a, **k: d(*a, **k)
-            return python_call(*args, **kws)  # arguments that do not fit it: numba's error
+        def compile_for_args(*args, **kws):  # every call from Python (tests)
+            with global_compiler_lock:
+                if not from_python:
+                    from_python.append(python_version(fn, nrt, sig))
+            return from_python[0]  # numba calls it; arguments that do not fit: its error
 
-        d.get_call_template = get_call_template
+        d.compile = compile_declared_only
+        d._insert = _no_python_entry
         d._compile_for_args = compile_for_args
         d.compile_declared = ensure  # compile (or load from the cache) now: sim/precompile.py
         return d
 
     return decorate
+
+
+# Called with a helper's "module:name" before this process compiles it (or loads it from
+# the cache); a cold start's main process waits there while its second process is
+# compiling that very helper (sim/precompile.py).
+before_compile = None
+
+
+def _no_python_entry(*args) -> None:
+    """A helper's compiled version has no entry from Python, so the dispatcher's table of
+    entries stays empty and every call from Python reaches ``compile_for_args``."""
+
+
+def python_version(fn, nrt: bool, sig: str):
+    """The helper ``fn`` as called from Python (tests, any Python code): a second
+    dispatcher with numba's usual entry wrappers, of the declared signature only, cached
+    in its own files (its own name: the compiled-only version's cache files have no
+    entry)."""
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
+                              fn.__closure__)
+    copy.__qualname__ = fn.__qualname__ + "_from_python"
+    copy.__module__, copy.__doc__ = fn.__module__, fn.__doc__
+    py = njit(cache=True, nogil=True, _nrt=nrt)(copy)
+    py.compile(sig)
+    py.disable_compile()
+    return py
 
 
 def always_inline(d) -> None:

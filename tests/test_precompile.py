@@ -16,6 +16,7 @@ def test_cold_start_precompiles_into_the_keyed_cache(tmp_path):
     assert p.returncode == 0, p.stderr
     folder = tmp_path / cache.source_hash()
     assert (folder / "skyscraper.warm").exists()
+    assert not (folder / "skyscraper.doing").exists()  # nobody compiling any more
     indexes = {f.name for f in folder.rglob("*.nbi")}
     for ref in get_game("skyscraper").precompile:
         name = ref.split(":")[1]
@@ -26,3 +27,40 @@ def test_cold_start_precompiles_into_the_keyed_cache(tmp_path):
         "print(precompile.start(get_game('skyscraper')))")],
         env=env, capture_output=True, text=True, timeout=120)
     assert p.stdout.strip() == "None", p.stderr
+
+
+class FakeProcess:
+    def __init__(self):
+        self.alive = True
+
+    def poll(self):
+        return None if self.alive else 0
+
+
+def test_the_main_process_waits_only_while_the_second_compiles_that_helper(tmp_path):
+    import threading
+    import time
+
+    from cardlab.sim.precompile import wait_while_compiling
+
+    doing, proc = tmp_path / "g.doing", FakeProcess()
+    doing.write_text("m:other")
+    t0 = time.monotonic()
+    wait_while_compiling(proc, doing, "m:step")  # compiling something else: no wait
+    assert time.monotonic() - t0 < 0.5
+    doing.write_text("m:step")
+    threading.Timer(0.3, doing.write_text, args=("",)).start()
+    t0 = time.monotonic()
+    wait_while_compiling(proc, doing, "m:step")  # until it is done with it
+    assert 0.25 < time.monotonic() - t0 < 5
+    doing.write_text("m:step")
+    threading.Timer(0.3, setattr, args=(proc, "alive", False)).start()
+    t0 = time.monotonic()
+    wait_while_compiling(proc, doing, "m:step")  # or no longer runs
+    assert 0.25 < time.monotonic() - t0 < 5
+    proc.alive = True
+    t0 = time.monotonic()
+    wait_while_compiling(proc, doing, "m:step", limit_s=0.3)  # and never past the limit
+    assert 0.25 < time.monotonic() - t0 < 5
+    doing.unlink()
+    wait_while_compiling(proc, doing, "m:step")  # no file: nobody is compiling

@@ -30,7 +30,7 @@ class ThreeUp(Game):
     layout = L          # the schema: seats, events, ends, tally and the modules follow from it
     score_name = "cards_left"
     seat0_role = "the first player"
-    precompile = ("cardlab.sim.three_up.kernel:step",)
+    precompile = ("cardlab.sim.three_up.kernel:apply",)
     # the two decks on the same seeds
     report_variants = (("deck", "seed74"), ("deck", "published84"))
     knobs = (
