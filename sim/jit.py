@@ -99,9 +99,10 @@ def helper(signature: str, nrt: bool = False, paste: bool = False):
             return cres.entry_point
 
         def compile_for_args(*args, **kws):  # every call from Python (tests)
-            with global_compiler_lock:
-                if not from_python:
-                    from_python.append(python_version(fn, nrt, sig))
+            if not from_python:  # (the lock only until it exists)
+                with global_compiler_lock:
+                    if not from_python:
+                        from_python.append(python_version(fn, nrt, sig))
             return from_python[0]  # numba calls it; arguments that do not fit: its error
 
         d.compile = compile_declared_only

@@ -46,7 +46,8 @@ def start(game) -> subprocess.Popen | None:
     proc = subprocess.Popen([sys.executable, "-m", "cardlab.sim.precompile", game.id],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    jit.before_compile = lambda ref: wait_while_compiling(proc, doing(game.id), ref)
+    now = doing(game.id)
+    jit.before_compile = lambda ref: wait_while_compiling(proc, now, ref)
     return proc
 
 
@@ -75,7 +76,7 @@ def finish(game, proc: subprocess.Popen | None, warmed: bool) -> None:
     if proc is not None and proc.poll() is None:
         proc.terminate()
         proc.wait()
-    if proc is not None and doing(game.id) is not None:
+    if proc is not None:
         doing(game.id).unlink(missing_ok=True)  # stopped mid-compile: nobody is compiling
 
 
