@@ -20,8 +20,10 @@ if config.DISABLE_JIT:  # plain Python: the same answers from Python integers
     def highest(x):
         return int(x).bit_length() - 1
 else:
-    from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+    from llvmlite import ir
 
+    # numba's public extension API (``intrinsic``) over LLVM's bit-count instructions;
+    # numba has its own cttz/ctlz in a private module, which cardlab does not use
     @intrinsic
     def _ctpop(typingctx, x):
         if not isinstance(x, types.Integer):
@@ -33,6 +35,23 @@ else:
             return context.cast(builder, builder.call(fn, [v]), signature.args[0], types.int64)
 
         return types.int64(x), codegen
+
+    def _count_zeros(count: str):
+        """An intrinsic over LLVM's ``cttz`` or ``ctlz`` (defined for every input)."""
+        @intrinsic
+        def zeros(typingctx, x):
+            if not isinstance(x, types.Integer):
+                return None
+
+            def codegen(context, builder, signature, args):
+                return getattr(builder, count)(args[0], ir.Constant(ir.IntType(1), 0))
+
+            return x(x), codegen
+
+        return zeros
+
+    trailing_zeros = _count_zeros("cttz")
+    leading_zeros = _count_zeros("ctlz")
 
     from numba import njit
 

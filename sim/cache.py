@@ -57,15 +57,23 @@ def cache_root() -> Path:
     return Path(xdg) / "cardlab" / "numba"
 
 
+def folder_name() -> str:
+    """The source hash, and ``-plain`` when numba's internals are left alone
+    (``sim/numba_internals.py``): the two modes cache different compiled code."""
+    from cardlab.sim import numba_internals
+
+    return source_hash() + ("-plain" if numba_internals.mode() == "plain" else "")
+
+
 def configure() -> Path:
     """Point numba at ``<cache root>/<source hash>`` (before or after numba's import)."""
-    folder = cache_root() / source_hash()
+    folder = cache_root() / folder_name()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:  # read-only home: fall back to a temp folder, still keyed
         import tempfile
 
-        folder = Path(tempfile.gettempdir()) / "cardlab-numba" / source_hash()
+        folder = Path(tempfile.gettempdir()) / "cardlab-numba" / folder_name()
         folder.mkdir(parents=True, exist_ok=True)
     global FOLDER
     FOLDER = folder

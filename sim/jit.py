@@ -16,9 +16,14 @@
   own module; a helper's Python and C entry wrappers were compiled, optimized, turned
   into machine code and cached for every helper, and used only by tests.  A helper is
   now compiled without them, and a call from Python gets a second version with them
-  (``python_version``, made and cached at the first such call).  With
+  (``numba_internals.python_version``, made and cached at the first such call).  With
   ``sim/numba_lazy_code.py`` (no machine code for a library nothing runs directly)
-  this made a cold compile several seconds shorter (2026-12-02, README "Performance").
+  this made a cold compile several seconds shorter (docs/changelog.md, 2026-12-02).
+
+The points that need numba's private internals (compiled on first use, no reference
+counting, no entry wrappers, pasting) live in ``sim/numba_internals.py``, behind one
+switch (``CARDLAB_NUMBA_PATCHES=off``).  Without them a helper is plain public ``njit``
+(compiled per call's argument types); the games played are the same.
 
 Type names for the signature strings:
 
@@ -31,16 +36,13 @@ Type names for the signature strings:
     ACT   UniTuple(int64, 4)   an action (kind, a, b, c)
 """
 import re
-import types
 
 from numba import njit
-from numba.core.compiler_lock import global_compiler_lock
 
-from cardlab.sim import numba_inline_fix, numba_lazy_code
+from cardlab.sim import numba_internals
 from cardlab.sim.errors import ILLEGAL
 
-numba_inline_fix.install()  # before any kernel compiles: a cold compile ~30% shorter
-numba_lazy_code.install()  # no machine code for what is only linked into callers
+PATCHED = numba_internals.install()  # before any helper compiles (False: plain numba)
 
 ST = "int64[::1]"
 RNG = "uint64[::1]"
@@ -50,6 +52,10 @@ PAR = f"UniTuple(float64, {MAX_PARAMS})"
 PARS = "float64[:, ::1]"
 ACT = "UniTuple(int64, 4)"
 _NAMES = (("ST", ST), ("RNG", RNG), ("EV", EV), ("PARS", PARS), ("PAR", PAR), ("ACT", ACT))
+
+# The options of a game loop (``play_games``): without numba's reference counting when the
+# patches are in (``_nrt`` is one of numba's private options), numba's default otherwise.
+LOOP = dict(cache=True, nogil=True, **({"_nrt": False} if PATCHED else {}))
 
 
 def expand(signature: str) -> str:
@@ -69,84 +75,22 @@ def helper(signature: str, nrt: bool = False, paste: bool = False):
     updates per use of the state), this keeps one compiled body without reference
     counting and only removes the call, whose cost is high in numba (every array passed
     as seven values, every local zeroed): measured on one thread, 3UP +26%, Block Tower
-    +22%, Crazy Eights +21%, Skyscraper +13% (same tallies, no longer a cold compile)."""
+    +22%, Crazy Eights +21%, Skyscraper +13% (same tallies, no longer a cold compile).
+
+    With the numba patches off (``sim/numba_internals.py``) it is plain ``njit``: a
+    version for each call's argument types, called rather than pasted, with reference
+    counting; the same results, a longer cold compile, slower code."""
     sig = expand(signature)
 
     def decorate(fn):
-        # compiled callers' version: no Python or C entry wrappers (module docstring)
-        d = njit(cache=True, nogil=True, _nrt=nrt, no_cpython_wrapper=True,
-                 no_cfunc_wrapper=True)(fn)
-        if not hasattr(d, "get_call_template"):  # NUMBA_DISABLE_JIT=1: plain Python
-            return d
-        numbas_compile = d.compile
-        from_python = []  # the version Python calls, made at the first such call
-
-        def ensure():
-            if not d.overloads:
-                with global_compiler_lock:  # one thread compiles (and pastes) it
-                    if not d.overloads:
-                        if before_compile is not None:  # sim/precompile.py's second process
-                            before_compile(f"{fn.__module__}:{fn.__qualname__}")
-                        numbas_compile(sig)
-                        if paste:
-                            always_inline(d)
-
-        def compile_declared_only(_requested=None):
-            """Every compile is of the declared signature, and no other: calls from
-            compiled code convert their arguments to it."""
-            ensure()
-            (cres,) = d.overloads.values()
-            return cres.entry_point
-
-        def compile_for_args(*args, **kws):  # every call from Python (tests)
-            if not from_python:  # (the lock only until it exists)
-                with global_compiler_lock:
-                    if not from_python:
-                        from_python.append(python_version(fn, nrt, sig))
-            return from_python[0]  # numba calls it; arguments that do not fit: its error
-
-        d.compile = compile_declared_only
-        d._insert = _no_python_entry
-        d._compile_for_args = compile_for_args
-        d.compile_declared = ensure  # compile (or load from the cache) now: sim/precompile.py
-        return d
+        if PATCHED:
+            return numba_internals.patched_helper(fn, sig, nrt, paste)
+        # public numba compiles a signature given here at once, before the helpers it
+        # calls further down the module exist; without one it compiles a version for the
+        # argument types of each call (integer constants included): a longer cold compile
+        return njit(cache=True, nogil=True)(fn)  # NUMBA_DISABLE_JIT=1: fn itself
 
     return decorate
-
-
-# Called with a helper's "module:name" before this process compiles it (or loads it from
-# the cache); a cold start's main process waits there while its second process is
-# compiling that very helper (sim/precompile.py).
-before_compile = None
-
-
-def _no_python_entry(*args) -> None:
-    """A helper's compiled version has no entry from Python, so the dispatcher's table of
-    entries stays empty and every call from Python reaches ``compile_for_args``."""
-
-
-def python_version(fn, nrt: bool, sig: str):
-    """The helper ``fn`` as called from Python (tests, any Python code): a second
-    dispatcher with numba's usual entry wrappers, of the declared signature only, cached
-    in its own files (its own name: the compiled-only version's cache files have no
-    entry)."""
-    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
-                              fn.__closure__)
-    copy.__qualname__ = fn.__qualname__ + "_from_python"
-    copy.__module__, copy.__doc__ = fn.__module__, fn.__doc__
-    py = njit(cache=True, nogil=True, _nrt=nrt)(copy)
-    py.compile(sig)
-    py.disable_compile()
-    return py
-
-
-def always_inline(d) -> None:
-    """Mark a compiled helper ``alwaysinline`` in the module its callers link in (numba
-    links every callee's IR into the caller's module, where LLVM's inliner then pastes
-    it).  A kernel loaded from the cache already holds the pasted code."""
-    (cres,) = d.overloads.values()
-    module = cres.library._get_module_for_linking()
-    module.get_function(cres.fndesc.mangled_name).add_function_attribute("alwaysinline")
 
 
 def inline(fn):

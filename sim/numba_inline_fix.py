@@ -39,21 +39,36 @@ installed = False  # whether install() replaced numba's method in this process
 numbas_own = None  # numba's own method, kept once replaced (the tests compare the two)
 
 
-def install() -> bool:
-    """Replace ``InlineWorker.inline_ir`` by the one-memo version; True if it did (or
-    had), False if numba's source is not the one this was written for."""
-    global installed, numbas_own
-    if installed:
-        return True
+def _numbas_source():
+    """(numba's module, the method's dedented source, its first line), or None when numba
+    has no such method or no source for it."""
     try:
         from numba.core import inline_closurecall as icc
 
         lines, first = inspect.getsourcelines(icc.InlineWorker.inline_ir)
     except (ImportError, AttributeError, OSError, TypeError):  # no source: leave numba be
+        return None
+    return icc, textwrap.dedent("".join(lines)), first
+
+
+def applies() -> bool:
+    """numba's method holds exactly the lines the fix replaces (or the fix is in)."""
+    if installed:
+        return True
+    found = _numbas_source()
+    return found is not None and found[1].count(_PER_BLOCK) == 1
+
+
+def install() -> bool:
+    """Replace ``InlineWorker.inline_ir`` by the one-memo version; True if it did (or
+    had), False if numba's source is not the one this was written for.  Only
+    ``sim/numba_internals.py`` calls it (its switch turns every patch off)."""
+    global installed, numbas_own
+    if installed:
+        return True
+    if not applies():
         return False
-    source = textwrap.dedent("".join(lines))
-    if source.count(_PER_BLOCK) != 1:
-        return False
+    icc, source, first = _numbas_source()
     # the first line where numba's is (a traceback points into numba's file; the one
     # added line shifts the rest of the method by one)
     padded = "\n" * (first - 1) + source.replace(_PER_BLOCK, _ONE_MEMO)

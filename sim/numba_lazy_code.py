@@ -21,12 +21,8 @@ from __future__ import annotations
 installed = False  # whether install() wrapped numba's methods in this process
 
 
-def install() -> bool:
-    """Wrap numba's code-library methods (once); False if numba is not the one this was
-    written for (then it changes nothing)."""
-    global installed
-    if installed:
-        return True
+def applies() -> bool:
+    """numba's code library has every method this wraps."""
     try:
         from numba.core import codegen as cg
     except ImportError:  # pragma: no cover - numba is a dependency
@@ -35,8 +31,21 @@ def install() -> bool:
     needed = ((lib, "_finalize_final_module"), (lib, "_get_compiled_object"),
               (lib, "serialize_using_object_code"), (lib, "serialize_using_bitcode"),
               (jit, "get_pointer_to_function"), (engine, "set_env"))
-    if not all(hasattr(c, n) for c, n in needed):
+    return all(hasattr(c, n) for c, n in needed)
+
+
+def install() -> bool:
+    """Wrap numba's code-library methods (once); False if numba is not the one this was
+    written for (then it changes nothing).  Only ``sim/numba_internals.py`` calls it (its
+    switch turns every patch off)."""
+    global installed
+    if installed:
+        return True
+    if not applies():
         return False
+    from numba.core import codegen as cg
+
+    lib, jit, engine = cg.CPUCodeLibrary, cg.JITCodeLibrary, cg.JITCPUCodegen
 
     finalize_now = lib._finalize_final_module
     compiled_object = lib._get_compiled_object

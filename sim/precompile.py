@@ -13,7 +13,9 @@ gets there meanwhile waits for it instead of compiling it too (3UP 3DOWN's ``ste
 the second process 9.5 s, of which the main process had duplicated 7 s).
 
 Run as ``python -m cardlab.sim.precompile GAME`` (``sim.runner.warm`` starts it when the
-kernel of these sources has never been warmed).
+kernel of these sources has never been warmed).  It needs helpers compiled on demand and a
+hook before each compile, which only numba's private internals give
+(``sim/numba_internals.py``): with the patches off no second process starts.
 """
 from __future__ import annotations
 
@@ -36,18 +38,16 @@ def doing(game_id: str):
 
 def start(game) -> subprocess.Popen | None:
     """Start the helper process if this game's kernel was never warmed here."""
-    from numba import config
-
-    from cardlab.sim import jit
+    from cardlab.sim import jit, numba_internals
 
     m = marker(game.id)
-    if config.DISABLE_JIT or not game.precompile or m is None or m.exists():
+    if not jit.PATCHED or not game.precompile or m is None or m.exists():
         return None
     proc = subprocess.Popen([sys.executable, "-m", "cardlab.sim.precompile", game.id],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     now = doing(game.id)
-    jit.before_compile = lambda ref: wait_while_compiling(proc, now, ref)
+    numba_internals.before_compile = lambda ref: wait_while_compiling(proc, now, ref)
     return proc
 
 
@@ -67,9 +67,9 @@ def wait_while_compiling(proc: subprocess.Popen, doing_file, ref: str,
 
 def finish(game, proc: subprocess.Popen | None, warmed: bool) -> None:
     """Mark the kernel warm (if it is), and stop the helper process if it still runs."""
-    from cardlab.sim import jit
+    from cardlab.sim import numba_internals
 
-    jit.before_compile = None
+    numba_internals.before_compile = None
     m = marker(game.id)
     if warmed and m is not None:
         m.touch()

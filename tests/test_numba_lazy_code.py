@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from cardlab.sim import numba_lazy_code
+from cardlab.sim import numba_internals, numba_lazy_code
 from cardlab.sim.jit import helper
 
 
@@ -30,6 +30,14 @@ def library(d):
         d.compile_declared()
     (cres,) = d.overloads.values()
     return cres.library
+
+
+@pytest.fixture(autouse=True)
+def _patched():
+    """Inside the tested numba range the patches must be in (fail, not skip)."""
+    if not numba_internals.ACTIVE:
+        assert not numba_internals.in_tested_range(), numba_internals.problems()
+        pytest.skip("numba outside the tested range: plain numba, nothing to check")
 
 
 def test_installed_on_this_numba():

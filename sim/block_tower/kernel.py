@@ -104,7 +104,7 @@ from cardlab.sim.block_tower.moves import (  # legal: the model's, for Game.mode
     swap,
 )
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.jit import helper, illegal1, illegal2, illegal4, inline
+from cardlab.sim.jit import LOOP, helper, illegal1, illegal2, illegal4, inline
 from cardlab.sim.schema import DONE
 from cardlab.strategies.block_tower import ID, STRATEGIES, choose
 from cardlab.strategies.base import default_rows
@@ -437,7 +437,7 @@ def play_on(st, sids, params):
     engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**LOOP)  # without reference counting where numba allows (sim/jit.LOOP)
 def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
     """The shared engine's game loop on Block Tower (see sim/engine.py)."""
     engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,

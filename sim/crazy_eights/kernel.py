@@ -28,7 +28,7 @@ from cardlab.sim.crazy_eights.moves import (  # noqa: F401 - legal: the model's,
     can_draw, draw, emit, is_legal, legal, penalty, play_card, playable, take, top, under_limit,
 )
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.jit import helper, illegal4, inline
+from cardlab.sim.jit import LOOP, helper, illegal4, inline
 from cardlab.sim.rng import below, shuffle
 from cardlab.sim.schema import DONE
 from cardlab.strategies.crazy_eights import ID, STRATEGIES, choose
@@ -229,7 +229,7 @@ def play_on(st, sids, params):
     engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**LOOP)  # without reference counting where numba allows (sim/jit.LOOP)
 def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
     """The shared engine's game loop on Crazy Eights (see sim/engine.py)."""
     engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,

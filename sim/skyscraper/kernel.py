@@ -13,7 +13,7 @@ from numba import njit
 from cardlab.sim import engine, search, shape
 from cardlab.sim.skyscraper.moves import progress
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.jit import helper, illegal4, inline
+from cardlab.sim.jit import LOOP, helper, illegal4, inline
 from cardlab.sim.rng import SEAT_RNG, shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.skyscraper.layout import (
@@ -212,7 +212,7 @@ def play_on(st, sids, params):
     engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**LOOP)  # without reference counting where numba allows (sim/jit.LOOP)
 def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
     """The shared engine's game loop on Skyscraper (see sim/engine.py)."""
     engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,

@@ -24,7 +24,7 @@ from numba import njit
 from cardlab.sim import engine, search, shape
 from cardlab.sim.smokestack.moves import progress
 from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.jit import helper, illegal1, illegal2, illegal4, inline
+from cardlab.sim.jit import LOOP, helper, illegal1, illegal2, illegal4, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.smokestack.layout import (
@@ -281,7 +281,7 @@ def play_on(st, sids, params):
     engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**LOOP)  # without reference counting where numba allows (sim/jit.LOOP)
 def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
     """The shared engine's game loop on Smokestack (see sim/engine.py)."""
     engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,

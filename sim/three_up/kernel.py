@@ -18,7 +18,7 @@ from numba import njit
 
 from cardlab.sim import engine, search, shape
 from cardlab.sim.three_up.moves import progress
-from cardlab.sim.jit import helper, illegal1, illegal3, inline
+from cardlab.sim.jit import LOOP, helper, illegal1, illegal3, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.three_up.layout import (
@@ -281,7 +281,7 @@ def play_on(st, sids, params):
     engine.play_on(st, sids, params, ENGINE, choose, step)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**LOOP)  # without reference counting where numba allows (sim/jit.LOOP)
 def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
     """The shared engine's game loop on 3UP 3DOWN (see sim/engine.py)."""
     engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
