@@ -86,13 +86,14 @@ def test_illegal_action_reaches_the_cli_as_one_line(tmp_path, monkeypatch):
         runner.run(setup, 100, jobs=1)
 
 
-def test_readme_games_table_matches_the_registry():
+@pytest.mark.parametrize("page", ["README.md", "docs/games.md"])
+def test_readme_games_table_matches_the_registry(page):
     """The README's player ranges come from the games themselves (it once said 2–8 for
-    Block Tower, which takes 2–6)."""
+    Block Tower, which takes 2–6); so do those of the games page, which repeats the table."""
     import pathlib
     import re
 
-    text = (pathlib.Path(__file__).parents[1] / "README.md").read_text()
+    text = (pathlib.Path(__file__).parents[1] / page).read_text()
     rows = dict(re.findall(r"^\| `(\w+)` \| (\d+–\d+) \|", text, flags=re.M))
     for gid in game_ids():
         g = get_game(gid)
