@@ -14,7 +14,7 @@ is **the value of starting with the card**; Benjamini-Hochberg
 (``scipy.stats.false_discovery_control``) adjusts the cards' p-values for how many cards
 are tested.  Where each game gives a card is declared by its schema (``Schema.give``).
 
-The compiled runs (``run_causal`` of a game's kernel) tally integers only, in fixed chunks
+The compiled runs (``run_causal`` of a game's binding) tally integers only, in fixed chunks
 of game indices, so a result depends on the seed and the game count, never on ``jobs``.
 """
 from __future__ import annotations
@@ -58,7 +58,7 @@ def run_causal(game_id: str, players: int | None = None, strategies: str | list[
                progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Causal card power of every card type of ``game_id`` (or of ``cards``, by code):
     ``games`` game indices per card type, each played in both arms.  Returns the JSON
-    object ``cardlab cardpower --json`` prints (README: "Card power (causal)").
+    object ``cardlab cardpower --json`` prints (docs/commands/cardpower.md).
     ``progress(n)`` is called with the game indices of every finished chunk."""
     from cardlab.sim import runner
     from cardlab.sim.give import (T_AS_DEALT, T_PAIRS, T_SKIPPED, T_SUM_D, T_SUM_D2, T_WIN_IN,
@@ -70,12 +70,12 @@ def run_causal(game_id: str, players: int | None = None, strategies: str | list[
         raise InputError("cardpower plays the fast path's heuristics: the search player mcts "
                          "cannot be a seat's strategy here")
     game = setup.game
-    if not game.schema.give_start or not hasattr(game.model(), "run_causal"):
+    if not game.schema.give_start or not hasattr(game.binding(), "run_causal"):
         raise InputError(f"game '{game.id}' does not say where a card can be given: its schema "
-                         "needs S.give(...) and its kernel run_causal (docs/adding_a_game.md)")
+                         "needs S.give(...) and its binding run_causal (docs/adding_a_game.md)")
     sel = _types(game, setup.rules, cards)
     types = np.array([t for t, _ in sel], dtype=np.int64)
-    kernel = game.model().run_causal
+    kernel = game.binding().run_causal
     arrays = setup.arrays()
     maxp = game.max_players
     _chunk(kernel, arrays, seed, 0, 0, types, maxp)  # compile or load before the workers start

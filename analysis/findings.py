@@ -1,6 +1,6 @@
 """The findings list at the top of every report: what a designer should look at first,
 most severe first, each with its number, its 95% interval and the threshold that raised
-it (the thresholds are module constants, documented in the README's Reports section).
+it (the thresholds are module constants, documented in docs/commands/report.md, "Findings").
 
 A finding is raised only by a figure whose interval clears its threshold, so noise never
 raises one; and a seat edge is a finding about the game only when it holds for every

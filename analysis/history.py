@@ -1,7 +1,10 @@
 """The run history: every recorded run in one embedded DuckDB database.
 
 Where: ``$CARDLAB_HOME/history.duckdb``, else the user's data folder
-(``$XDG_DATA_HOME/cardlab``, by default ``~/.local/share/cardlab``).  One table, ``runs``:
+(``$XDG_DATA_HOME/cardlab``, by default ``~/.local/share/cardlab``).  Off: ``--no-history``
+on one command, or ``CARDLAB_HISTORY=off`` (also ``0``, ``false``, ``no``) in the
+environment for every command (``recording_on``); ``docs/history.md``.  The conformance kit
+(``sim/testing.py``: ``check_game``) never records.  One table, ``runs``:
 what was run (command line, game, players, rules, strategies, seed, games), by which code
 (cardlab version and the kernel-source hash that keys the numba cache, ``sim/cache.py``),
 when, the headline metrics as columns and the whole summary JSON.
@@ -30,6 +33,8 @@ from cardlab.sim.errors import InputError
 DB_NAME = "history.duckdb"
 PENDING = "history.pending"
 LOCK_WAIT_S = 1.5  # the longest a run waits for the database lock before spooling its record
+ENV = "CARDLAB_HISTORY"       # off / 0 / false / no: no run is recorded (any other value, or unset: on)
+OFF = ("off", "0", "false", "no")
 RECORDED = ("simulate", "report", "sweep", "tournament", "ladder", "optimize", "restricted",
             "cardpower")
 
@@ -65,6 +70,12 @@ NAMES = tuple(c for c, _ in COLUMNS)
 
 class HistoryError(Exception):
     """The database cannot be opened (damaged, or not a database): one line says why."""
+
+
+def recording_on() -> bool:
+    """Whether runs are recorded at all: not when ``$CARDLAB_HISTORY`` is off, 0, false or
+    no (case-insensitive)."""
+    return os.environ.get(ENV, "").strip().lower() not in OFF
 
 
 def home() -> Path:
@@ -265,8 +276,9 @@ def record(rec: dict[str, Any], warn: Callable[[str], None] | None = None) -> in
 
 
 def record_run(command: str, payload: dict[str, Any], enabled: bool = True, **known: Any) -> int | None:
-    """What the CLI calls after a run printed its result (nothing with ``--no-history``)."""
-    if not enabled:
+    """What the CLI calls after a run printed its result (nothing with ``--no-history`` or
+    ``CARDLAB_HISTORY=off``)."""
+    if not enabled or not recording_on():
         return None
     try:
         rec = make_record(command, payload, **known)

@@ -6,7 +6,7 @@ The page draws every zone of the trace's ``state`` after the current event: the 
 zones on the table, then a panel per seat with its own zones, cards as faces
 (``analysis/card_faces.py``: suits in colour).  Step back / forward / play with the buttons
 or the arrow keys (Space plays, Home/End jump); the event is described in words
-(``cardlab/play_words.describe_event``, the trace's own event names and fields).  A
+(``analysis/play_words.describe_event``, the trace's own event names and fields).  A
 selector switches between "everything" and "what seat s sees": a zone hidden from the seat
 by the schema's visibility (``analysis/trace_zones.py``) shows its count only.  The address
 may name a moment: ``replay.html#e=12&seat=1`` opens event 12 (1-based) in seat 1's view.
@@ -27,10 +27,9 @@ from typing import Any
 
 from cardlab.analysis.card_faces import css as faces_css
 from cardlab.analysis.card_faces import faces
+from cardlab.analysis.play_words import describe_event
 from cardlab.analysis.trace_zones import cards_in, seat_view, zone_info
-from cardlab.play import _visible_lists as visible_lists  # the lists seen_cards compares
-from cardlab.play import mask_event
-from cardlab.play_words import describe_event
+from cardlab.analysis.visibility import mask_event, visible_lists  # the lists seen_cards compares
 from cardlab.sim.errors import InputError
 
 

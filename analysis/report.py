@@ -416,8 +416,45 @@ VARIANT_NOTE = ("The same games (the same seeds, so differences are not deal luc
                 "rule variant the game's page singles out for a balance study.")
 
 
+def variant_caveats(s, variants) -> dict[str, tuple[str, str]]:
+    """The caveats of the game (``report_variant_caveats``: "knob=value" -> (tag, note))
+    that apply to this table: to a variant shown, or to the run's own rules."""
+    try:
+        from cardlab.sim.registry import get_game
+
+        declared = dict(getattr(get_game(s.get("game", "")), "report_variant_caveats", None) or {})
+    except (InputError, KeyError):
+        return {}
+    shown = {label for label, _ in variants}
+    out = {}
+    for key, caveat in declared.items():
+        knob, _, value = key.partition("=")
+        if key in shown or (knob in s.get("rules", {}) and _rule_text(s["rules"][knob]) == value):
+            out[key] = caveat
+    return out
+
+
+def _rule_text(value) -> str:
+    return json.dumps(value).strip(chr(34))
+
+
+def _tagged(s, variants, label: str, rules: dict | None = None) -> str:
+    """A variant's label with the tag of every caveat that applies to it (``rules``: the
+    run's own rules, for the "as run" row)."""
+    tags = [tag for key, (tag, _) in variant_caveats(s, variants).items()
+            if key == label or (rules is not None and _rule_text(rules.get(key.partition("=")[0])) ==
+                                key.partition("=")[2])]
+    return label + "".join(f" ({t})" for t in tags)
+
+
+def variant_notes(s, variants) -> list[str]:
+    """The caveat notes to print under the variant tables."""
+    return [f"Caveat: {note}" for _, note in variant_caveats(s, variants).values()]
+
+
 def variant_rows(s, variants) -> list[tuple]:
-    """One row per rule variant: the run itself first, then each (label, summary)."""
+    """One row per rule variant: the run itself first, then each (label, summary); a
+    label carries the tag of a caveat the game declares for it (``variant_notes``)."""
     def row(label, v):
         u = v["unfinished_rate_ci"]
         w = v["win_rate_ci_by_seat"][0]
@@ -427,7 +464,8 @@ def variant_rows(s, variants) -> list[tuple]:
                 f"{_pct(v['win_rate_by_seat'][0])} [{_pct(w[0])}, {_pct(w[1])}]",
                 _pts(max(v["win_rate_by_seat"]) - min(v["win_rate_by_seat"])).lstrip("+") + " points",
                 "n/a" if bal is None else f"{bal:.3f}")
-    return [row(_as_run(s, variants), s)] + [row(label, v) for label, v in variants]
+    return [row(_tagged(s, variants, _as_run(s, variants), s.get("rules", {})), s)] + \
+        [row(_tagged(s, variants, label), v) for label, v in variants]
 
 
 def _as_run(s, variants) -> str:
@@ -440,7 +478,8 @@ def variant_card_rows(s, variants) -> tuple[tuple, list[tuple]]:
     def iwd(v):
         return {c["card"]: c for c in v["card_power"] if c["iwd"] is not None}
 
-    runs = [(_as_run(s, variants), iwd(s))] + [(label, iwd(v)) for label, v in variants]
+    runs = [(_tagged(s, variants, _as_run(s, variants), s.get("rules", {})), iwd(s))] + \
+        [(_tagged(s, variants, label), iwd(v)) for label, v in variants]
     cards = list(runs[0][1])
     rows = []
     for card in cards:
@@ -519,7 +558,7 @@ LADDER_HEADERS = ("rung", "win rate vs field [95%]", "seat-0 edge in self-play [
 
 
 FINDINGS_NOTE = ("Most severe first; each raised by a figure whose 95% interval clears the "
-                 "threshold named beside it (see the README's Reports section).")
+                 "threshold named beside it (see docs/commands/report.md, Findings).")
 
 
 def findings_html(s) -> list[str]:
@@ -598,6 +637,7 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None, 
     if variants:
         parts += ["<h2>Rule variants</h2>", f"<p>{e(VARIANT_NOTE)}</p>",
                   _html_table(VARIANT_HEADERS, variant_rows(s, variants))]
+        parts += [f"<p class=\"caveat\"><strong>{e(n)}</strong></p>" for n in variant_notes(s, variants)]
         head, rows = variant_card_rows(s, variants)
         if rows:
             parts += [f"<p>{e(VARIANT_CARD_NOTE)}</p>", _html_table(head, rows)]
@@ -664,6 +704,7 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None, ca
     if variants:
         lines += ["## Rule variants", "", VARIANT_NOTE, "",
                   _fmt_table_md(VARIANT_HEADERS, variant_rows(s, variants)), ""]
+        lines += [x for n in variant_notes(s, variants) for x in (f"**{n}**", "")]
         head, rows = variant_card_rows(s, variants)
         if rows:
             lines += [VARIANT_CARD_NOTE, "", _fmt_table_md(head, rows), ""]

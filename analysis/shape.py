@@ -34,7 +34,7 @@ def _rate(k: int, n: int) -> tuple[float | None, list]:
 
 
 def shape_summary(tally: Tally, game) -> dict[str, Any]:
-    """The ``shape`` object of ``simulate --json`` (documented in the README)."""
+    """The ``shape`` object of ``simulate --json`` (documented in docs/reading-the-output.md)."""
     t = tally.shape
     measured, won = t("measured"), t("won")
     lc, lc_ci = _mean(t("lead_changes"), t("lead_changes_sq"), measured)

@@ -4,7 +4,7 @@ of the rules.
 A game the cap stops has no winner and no length of its own; the report should say *why* it
 did not end.  Capped games are rare, so they are re-played here in Python from their (seed,
 game index) with the game's compiled ``step``/``legal`` and its strategy dispatch (exactly as
-the fast path plays them: ``cardlab.sim.testing.new_game`` and ``chooser``), and the last
+the fast path plays them: ``cardlab.sim.positions.new_game`` and ``chooser``), and the last
 stretch before the cap is examined decision by decision.
 
 **A move that changes anything** (generic over the schema, no game-specific code): at a
@@ -145,7 +145,7 @@ class Stuck:
 def classify(game, setup, index: int, window: int = WINDOW) -> StuckGame:
     """Re-play game ``index`` of ``setup`` and classify its last ``window`` decisions per
     seat (see the module notes)."""
-    from cardlab.sim.testing import chooser, legal_actions, new_game
+    from cardlab.sim.positions import chooser, legal_actions, new_game
 
     M, L, S = game.model(), game.layout, game.schema
     P = setup.players

@@ -1,5 +1,8 @@
 """The ``cardlab`` command: thin wiring from typer to the sim, strategies and analysis layers.
 
+It parses the options and prints; what a command runs lives below it (the report pipeline
+and its default sizes in ``analysis/pipeline.py``; the layers: docs/architecture.md).
+
 Every bad input ends with one line on stderr and exit status 2, never a traceback.
 Heavy modules (numba kernels, pandas, matplotlib) are imported inside the commands
 that need them, so ``cardlab games`` is instant and ``simulate`` starts fast.
@@ -17,6 +20,7 @@ try:  # typer >= 0.20 vendors click
 except ImportError:  # pragma: no cover - older typer on real click
     from click import exceptions as _cx
 
+from cardlab.analysis import pipeline  # the report pipeline and its default sizes (imports nothing heavy)
 from cardlab.sim.errors import InputError, RunError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -106,7 +110,7 @@ def strategies(game: str = typer.Argument(..., help="Game id."),
     for s in strats:
         print(f"{s.name}: {s.help}")
         for p in s.params:
-            print(f"    {p.name} = {p.default:g}  in [{p.lo:g}, {p.hi:g}]  {p.help}")
+            print(f"    {p.name} = {p.show(p.default)}  {p.allowed()}  {p.help}")
     print(f"\nUse --strategies NAME[,NAME...]; parameters as NAME:key=value, e.g. "
           f"--strategies {next(iter(g.strategies))},{list(g.strategies)[-1]}")
 
@@ -188,180 +192,6 @@ def replay(trace_file: str = typer.Argument(..., metavar="TRACE.jsonl", help="A 
     print(f"wrote a replay of {len(lines) - 2} events to {p}", file=sys.stderr)
 
 
-def _report_command(game_id, n_games, players, seed, sets, strategies, out,
-                    tournament=None, tournament_games=None, pools=None, pools_games=None,
-                    causal_games=0, extra=()) -> str:
-    """The canonical command line that reproduces a report (``--jobs`` never changes a result);
-    ``extra``: further options, named before ``--out`` (which comes last)."""
-    import shlex
-
-    args = ["cardlab", "report", game_id, "--games", str(n_games)]
-    if players is not None:
-        args += ["--players", str(players)]
-    args += ["--seed", str(seed)]
-    for kv in sets or []:
-        args += ["--set", kv]
-    if strategies:
-        args += ["--strategies", strategies]
-    if tournament:
-        args += ["--tournament", tournament, "--tournament-games", str(tournament_games)]
-    if pools is not None:
-        args += ["--pools", pools]
-    if pools_games is not None:
-        args += ["--pools-games", str(pools_games)]
-    if causal_games:
-        args += ["--causal-games", str(causal_games)]
-    args += [*extra, "--out", str(out)]
-    return shlex.join(args)
-
-
-def _variants_for_report(setup, n_games, jobs, sets, quiet):
-    """The game's report variants (same seeds, one knob changed), as (label, summary);
-    a variant equal to the rules as run is skipped."""
-    from cardlab.analysis.summary import summarize
-    from cardlab.sim import runner
-
-    out = []
-    for knob, value in setup.game.report_variants:
-        if setup.game.rules_json(setup.rules)[knob] == setup.game.rules_json(
-                setup.game.resolve_rules({knob: value}, setup.players))[knob]:
-            continue
-        v = _setup(setup.game.id, setup.players, list(sets or []) + [f"{knob}={value}"],
-                   ",".join(s.label for s in setup.seats), setup.seed)
-        advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
-        with bar:
-            out.append((f"{knob}={value}", summarize(runner.run(v, n_games, jobs, progress=advance))))
-    return out
-
-
-def pools_games_for(n_games: int) -> int:
-    """The reduced game count of a report's pools: --games / 20, at least 2,000 and at most
-    50,000, never more than --games."""
-    return min(n_games, max(2_000, min(50_000, n_games // 20)))
-
-
-def _pools_for_report(setup, pools, n_games, jobs, quiet):
-    """The seat verdicts across pools (None when --pools none)."""
-    from cardlab.analysis.pools import run_pools
-    from cardlab.sim import runner
-
-    if not pools:
-        return None
-    advance, bar = runner.progress_bar(len(pools) * n_games, enabled=None if not quiet else False)
-    with bar:
-        return run_pools(setup, pools, n_games, jobs, progress=advance)
-
-
-def _stuck_for_report(setup, result, n_games, jobs):
-    """Why the capped games stuck (None when no game was capped): the first ``SCAN`` games
-    scanned, up to LIMIT capped ones replayed in Python (at 0.2-0.3 s each), fewer for a
-    small run (one per 200 games, at least 10) so that the classification stays a small
-    share of the report's time."""
-    from cardlab.analysis.stuck import LIMIT, SCAN, stuck_games
-
-    if not result.tally.unfinished:
-        return None
-    return stuck_games(setup, scan=min(n_games, SCAN), limit=min(LIMIT, max(10, n_games // 200)), jobs=jobs)
-
-
-def _tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, quiet):
-    """A tournament to add to a report (its heat map and ratings), with a progress bar."""
-    from cardlab.analysis.tournament import check_strategies, run_tournament
-    from cardlab.sim import runner
-
-    names = check_strategies(names)
-    runner.check_counts(n_games, seed, jobs)
-    total, weighted = _tournament_total(game_id, names, players, n_games, sets, not quiet)
-    advance, bar = runner.progress_bar(total, enabled=None if not quiet else False, work=weighted)
-    with bar:
-        return run_tournament(game_id, names, players, n_games, seed, jobs, sets, progress=advance,
-                              weighted=weighted)
-
-
-def _tournament_total(game_id, names, players, n_games, sets, show) -> tuple[int, bool]:
-    """A tournament's progress-bar total and whether it counts work (a search player among
-    the strategies); nothing to compute when no bar is shown, or when the input is bad
-    (run_tournament says what is wrong, before playing anything)."""
-    from cardlab.analysis.tournament import progress_total
-
-    if not show or players < 2:
-        return 0, False
-    try:
-        return progress_total(game_id, names, players, n_games, sets)
-    except InputError:
-        return 0, False
-
-
-# cardlab report --ladder: a small skill ladder and restricted play beside the report
-LADDER_BUDGETS = "16,64"
-LADDER_GAMES = 100
-RESTRICTED_ITERATIONS = 32
-# cardlab demo: a smaller ladder per game (budgets 16 and 64, this many games per rung and seat)
-DEMO_LADDER_GAMES = 30
-
-
-def replay_games_for(setup, n_games: int) -> int:
-    """The default sample the report's replays are picked from: its first 2,000 games (the
-    report's own first games), fewer when the report has fewer or a seat searches."""
-    from cardlab.analysis.replay_picks import SAMPLE_GAMES
-
-    return min(200 if setup.searches else SAMPLE_GAMES, n_games)
-
-
-def _replays_for_report(setup, games: int, jobs):
-    if not games:
-        return None
-    from cardlab.analysis.replay_picks import sample_replays
-
-    return sample_replays(setup, games, jobs)
-
-
-def causal_games_for(n_games: int) -> int:
-    """A report's default causal card power size: games per card type."""
-    return min(2000, max(200, n_games // 50))
-
-
-def _causal_for_report(setup, strategies, games, seed, jobs, sets, quiet):
-    """Causal card power for a report (None when ``games`` is 0), with a progress bar."""
-    if not games:
-        return None
-    from cardlab.analysis.causal import run_causal
-    from cardlab.sim import runner
-
-    advance, bar = runner.progress_bar(games, enabled=None if not quiet else False)
-    with bar:
-        return run_causal(setup.game.id, setup.players, strategies, games, seed, jobs, sets, progress=advance)
-
-
-def _ladder_args(budgets, games, restricted) -> list[str]:
-    """The report options that reproduce its ladder."""
-    return (["--ladder", "--ladder-budgets", ",".join(map(str, budgets)), "--ladder-games", str(games)]
-            + ([] if restricted else ["--no-restricted"]))
-
-
-def _ladder_for_report(setup, budgets, games, seed, jobs, sets, quiet, restricted=True):
-    """The skill ladder (and restricted play) of a report, with progress bars: the
-    ladder's self-play at ``games`` games, its tournament at a quarter per seat order;
-    restricted play at ``games`` per seat and restriction, at RESTRICTED_ITERATIONS."""
-    from cardlab.analysis import ladder, restricted as rp
-    from cardlab.sim import runner
-
-    g, P = setup.game, setup.players
-    vg = ladder.seat_orders(P) * max(1, games // 4)  # a quarter of ``games`` per seat order
-    total = ladder.total_work(g.id, budgets, g.default_strategy, P, games, games, vg, sets) if not quiet else 0
-    advance, bar = runner.progress_bar(total, enabled=None if not quiet else False, work=True)
-    with bar:
-        lad = ladder.run_ladder(g.id, budgets, g.default_strategy, P, games, games, vg, seed, jobs, sets,
-                                progress=advance)
-    if not restricted:
-        return lad, None
-    items = rp.parse_never(None, g, setup.rules)
-    advance, bar = runner.progress_bar(rp.total_games(len(items), P, games), enabled=None if not quiet else False)
-    with bar:
-        res = rp.run_restricted(g.id, items, P, games, RESTRICTED_ITERATIONS, seed, jobs, sets, progress=advance)
-    return lad, res
-
-
 @app.command()
 def report(game: str = typer.Argument(..., help="Game id."),
            n_games: int = GamesOpt, players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
@@ -372,7 +202,7 @@ def report(game: str = typer.Argument(..., help="Game id."),
            tournament: Optional[str] = typer.Option(
                None, "--tournament", help="Also play a tournament of these strategies "
                "(comma-separated; 'all' for every strategy of the game) and add its heat map."),
-           tournament_games: int = typer.Option(2000, "--tournament-games",
+           tournament_games: int = typer.Option(pipeline.TOURNAMENT_GAMES, "--tournament-games",
                                                 help="Tournament games per seat order."),
            pools: Optional[str] = typer.Option(
                None, "--pools", help="Seat verdicts across pools: comma-separated pool names, "
@@ -390,9 +220,9 @@ def report(game: str = typer.Argument(..., help="Game id."),
            with_ladder: bool = typer.Option(False, "--ladder", help="Add the skill curve (cardlab ladder) "
                                             "and the restricted-play table (cardlab restricted), "
                                             "with their verdicts."),
-           ladder_budgets: str = typer.Option(LADDER_BUDGETS, "--ladder-budgets", help="With --ladder: "
+           ladder_budgets: str = typer.Option(pipeline.LADDER_BUDGETS, "--ladder-budgets", help="With --ladder: "
                                               "mcts iterations per rung."),
-           ladder_games: int = typer.Option(LADDER_GAMES, "--ladder-games", help="With --ladder: games "
+           ladder_games: int = typer.Option(pipeline.LADDER_GAMES, "--ladder-games", help="With --ladder: games "
                                             "per rung and seat against the field (self-play the same; "
                                             "the rungs' tournament a quarter), and per seat and "
                                             "restriction in restricted play."),
@@ -407,70 +237,14 @@ def report(game: str = typer.Argument(..., help="Game id."),
     """Simulate GAME and write a report folder: index.html (self-contained), report.md,
     the figures as PNG, the raw tables as CSV, summary.json and replays/ (viewer pages of
     a few sampled games: typical, longest, capped, closest, most lopsided)."""
-    import shlex
-
-    from cardlab.analysis.pools import parse_pools
-    from cardlab.analysis.report import build_report, prepare_out_dir
-    from cardlab.sim import runner
-
-    setup = _setup(game, players, sets, strategies, seed)
-    runner.check_counts(n_games, seed, jobs)
-    pool_names = parse_pools(pools, setup.game, setup.players) if setup.players >= 2 else []
-    pg = pools_games_for(n_games) if pools_games is None else pools_games
-    if pool_names and not (1 <= pg <= runner.MAX_GAMES):
-        raise InputError(f"bad --pools-games {pg}: allowed 1 to {runner.MAX_GAMES:,}")
-    out = out or f"reports/{setup.game.id}"
-    if tournament == "all":
-        tournament = ",".join(setup.game.strategies)
-    if tournament:
-        from cardlab.analysis.tournament import check_strategies
-
-        check_strategies(tournament)  # bad names fail before any game is played
-        if not (1 <= tournament_games <= runner.MAX_GAMES):
-            raise InputError(f"bad --tournament-games {tournament_games}: allowed 1 to {runner.MAX_GAMES:,}")
-    if causal_games is None:  # on by default, at a size that stays a small share of the report
-        causal_games = 0 if setup.searches else causal_games_for(n_games)
-    if not (0 <= causal_games <= runner.MAX_GAMES):
-        raise InputError(f"bad --causal-games {causal_games}: allowed 0 (off) to {runner.MAX_GAMES:,}")
-    if causal_games and setup.searches:
-        raise InputError("--causal-games plays the heuristics: the search player mcts cannot be a "
-                         "seat's strategy there")
-    budgets = None
-    if with_ladder:
-        from cardlab.analysis.ladder import parse_budgets
-
-        budgets = parse_budgets(ladder_budgets)
-        if not (1 <= ladder_games <= runner.MAX_GAMES):
-            raise InputError(f"bad --ladder-games {ladder_games}: allowed 1 to {runner.MAX_GAMES:,}")
-    rg = replay_games_for(setup, n_games) if replay_games is None else replay_games
-    if not (0 <= rg <= runner.MAX_GAMES):
-        raise InputError(f"bad --replay-games {rg}: allowed 0 (no replays) to {runner.MAX_GAMES:,}")
-    prepare_out_dir(out)  # a bad --out fails before the simulation, not after it
-    advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
-    with bar:
-        result = runner.run(setup, n_games, jobs, progress=advance)
-    lad = res_r = None
-    if with_ladder:
-        lad, res_r = _ladder_for_report(setup, budgets, ladder_games, seed, jobs, sets, quiet, with_restricted)
-    t = None
-    if tournament:
-        t = _tournament_for_report(setup.game.id, tournament, setup.players, tournament_games,
-                                   seed, jobs, sets, quiet)
-    variants = _variants_for_report(setup, n_games, jobs, sets, quiet)
-    pool_result = _pools_for_report(setup, pool_names, pg, jobs, quiet)
-    stuck = _stuck_for_report(setup, result, n_games, jobs)
-    causal = _causal_for_report(setup, strategies, causal_games, seed, jobs, sets, quiet)
-    extra = (_ladder_args(budgets, ladder_games, with_restricted) if with_ladder else []) + (
-        ["--replay-games", str(rg)] if replay_games is not None else [])
-    command = _report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
-                              tournament, tournament_games, pools, pools_games, causal_games, extra)
-    replays = _replays_for_report(setup, rg, jobs)
-    paths = build_report(result, command, out, tournament=t, variants=variants,
-                         pools=pool_result, stuck=stuck, causal=causal, ladder=lad, restricted=res_r,
-                         replays=replays)
-    print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
     from pathlib import Path
 
+    paths, out = pipeline.run_report(
+        game, n_games, players, seed, jobs, sets, strategies, out=out, tournament=tournament,
+        tournament_games=tournament_games, pools=pools, pools_games=pools_games, causal_games=causal_games,
+        with_ladder=with_ladder, ladder_budgets=ladder_budgets, ladder_games=ladder_games,
+        with_restricted=with_restricted, replay_games=replay_games, quiet=quiet)
+    print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
     _record("report", json.loads((Path(out) / "summary.json").read_text()), no_history)
 
 
@@ -502,71 +276,21 @@ def cardpower(game: str = typer.Argument(..., help="Game id."),
     _record("cardpower", c, no_history, **setup.identity())
 
 
-# Default demo size: 10^6 games per shipped game.  Skyscraper plays ~300,000 games/s on
-# 2 cores (~4 s per game plus ~2 s of figures); the budget is about 3 minutes on 2 cores
-# for every shipped game, so a game up to ~10x slower than Skyscraper still fits.
-DEMO_GAMES = 1_000_000
-DEMO_TOURNAMENT_GAMES = 2_000  # per seat order: 5 strategies -> 40,000 games for Skyscraper
-
-
 @app.command()
-def demo(n_games: int = typer.Option(DEMO_GAMES, "--games", "-n", help="Games per shipped game."),
+def demo(n_games: int = typer.Option(pipeline.DEMO_GAMES, "--games", "-n", help="Games per shipped game."),
          jobs: Optional[int] = JobsOpt,
          out: str = typer.Option("reports/demo", "--out", "-o", help="Demo folder."),
-         ladder_games: int = typer.Option(DEMO_LADDER_GAMES, "--ladder-games", help="Games per rung and "
+         ladder_games: int = typer.Option(pipeline.DEMO_LADDER_GAMES, "--ladder-games", help="Games per rung and "
                                           "seat of each game's small skill ladder (mcts at 16 and 64 "
                                           "iterations); 0: no ladder."),
          quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Simulate every shipped game with its defaults and write OUT/index.html linking one
     report per game (OUT/GAME/index.html), each with a small skill ladder."""
-    from pathlib import Path
 
-    from cardlab.analysis.report import build_report, prepare_out_dir, write_demo_index
-    from cardlab.sim import runner
-    from cardlab.sim.registry import game_ids
-
-    runner.check_counts(n_games, 1, jobs)
-    if not (0 <= ladder_games <= runner.MAX_GAMES):
-        raise InputError(f"bad --ladder-games {ladder_games}: allowed 0 (no ladder) to {runner.MAX_GAMES:,}")
-    budgets = [16, 64]
-    root = prepare_out_dir(out)
-    entries = []
-    for gid in game_ids():
-        setup = _setup(gid, None, None, None, 1)
-        sub = Path(out) / gid
-        advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
-        with bar:
-            result = runner.run(setup, n_games, jobs, progress=advance)
-        # every strategy of the game against every other, so the demo shows the heat map
-        names = ",".join(setup.game.strategies)
-        t = _tournament_for_report(gid, names, setup.players, DEMO_TOURNAMENT_GAMES, 1, jobs,
-                                   None, quiet)
-        variants = _variants_for_report(setup, n_games, jobs, None, quiet)
-        from cardlab.analysis.pools import default_pools
-
-        pool_result = _pools_for_report(setup, default_pools(setup.game), pools_games_for(n_games),
-                                        jobs, quiet)
-        stuck = _stuck_for_report(setup, result, n_games, jobs)
-        lad = None
-        if ladder_games:
-            lad, _ = _ladder_for_report(setup, budgets, ladder_games, 1, jobs, None, quiet, restricted=False)
-        cg = causal_games_for(n_games)
-        causal = _causal_for_report(setup, None, cg, 1, jobs, None, quiet)
-        extra = (_ladder_args(budgets, ladder_games, False) if ladder_games else []) + ["--causal-games", str(cg)]
-        command = _report_command(gid, n_games, None, 1, None, None, sub, names, DEMO_TOURNAMENT_GAMES,
-                                  extra=extra)
-        replays = _replays_for_report(setup, replay_games_for(setup, n_games), jobs)
-        build_report(result, command, sub, tournament=t, variants=variants, pools=pool_result,
-                     stuck=stuck, ladder=lad, causal=causal, replays=replays)
-        summary = json.loads((sub / "summary.json").read_text())
-        entries.append({"game": gid, "title": setup.game.title, "href": f"{gid}/index.html",
-                        "verdict": summary["verdict"], "games": n_games, "players": setup.players,
-                        "ladder": lad.verdict if lad is not None else None,
-                        "findings": summary.get("findings", []), "summary": summary,
-                        "length_hist": [int(x) for x in result.tally.finished_hist],
-                        "command": " ".join(["cardlab", "demo", "--games", str(n_games), "--out", str(out)])})
+    def said(gid, summary, lad):
         print(f"{gid}: {summary['verdict']}" + (f"\n  skill: {lad.verdict}" if lad is not None else "") + "\n")
-    index = write_demo_index(entries, root)
+
+    index = pipeline.run_demo(n_games, jobs, out, ladder_games=ladder_games, quiet=quiet, on_game=said)
     print(f"wrote {index}", file=sys.stderr)
 
 
@@ -591,7 +315,7 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
     runner.check_counts(n_games, seed, jobs)
     p = get_game(game).default_players if players is None else players
     show = not (as_json or quiet)
-    total, weighted = _tournament_total(game, names, p, n_games, sets, show)
+    total, weighted = pipeline.tournament_total(game, names, p, n_games, sets, show)
     advance, bar = runner.progress_bar(total, enabled=None if show else False, work=weighted)
     with bar:
         t = run_tournament(game, names, players, n_games, seed, jobs, sets, progress=advance, weighted=weighted)

@@ -5,13 +5,15 @@ neither pytest nor numba ever imports them), a real but tiny game -- one card ea
 it or exchange it for the top of the stock, the highest card wins: a decision, a hidden
 hand, a hidden stock and a chance event -- that passes every check of the conformance kit:
 
-    sim/NAME/__init__.py  layout.py  kernel.py  moves.py
+    sim/NAME/__init__.py  layout.py  moves.py  kernel.py  binding.py
     strategies/NAME.py
     docs/rules/NAME.md
     tests/test_NAME_rules.py
 
-and registers it: a line in ``sim/registry.py``'s ``GAME_MODULES`` and its package in
-``pyproject.toml``.  Then it records the game's golden trace
+and registers it: a line in ``sim/registry.py``'s ``GAME_MODULES``, its package in
+``pyproject.toml``, and its modules in the import contract ``.importlinter`` (its binding,
+kernel, moves and layout in their layers, its Game class in the game-rules contract; the
+layers: docs/architecture.md).  Then it records the game's golden trace
 (``tests/golden/traces/NAME.jsonl``, the conformance kit's last check) in a fresh process,
 which compiles the game once (10-20 s): the designer's first test run is green.
 
@@ -43,6 +45,7 @@ FILES = (
     ("layout.py.tmpl", "sim/{name}/layout.py"),
     ("moves.py.tmpl", "sim/{name}/moves.py"),
     ("kernel.py.tmpl", "sim/{name}/kernel.py"),
+    ("binding.py.tmpl", "sim/{name}/binding.py"),
     ("strategies.py.tmpl", "strategies/{name}.py"),
     ("rules.md.tmpl", "docs/rules/{name}.md"),
     ("test_rules.py.tmpl", "tests/test_{name}_rules.py"),
@@ -52,6 +55,10 @@ NAME_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
 TAKEN_CLASS_NAMES = {"Any", "Game", "InputError", "Knob", "L", "GAME"}
 REGISTRY_RE = re.compile(r"^GAME_MODULES\s*=\s*\{\s*\n(?P<body>(?:.*\n)*?)\}", re.M)
 PACKAGES_RE = re.compile(r"^packages\s*=\s*\[(?P<body>[^\]]*)\]", re.M)
+# .importlinter: a layer line of one part of every game ("cardlab.sim.G.kernel | ..."), and
+# the game-rules contract's list of Game classes ("    cardlab.sim.G" lines)
+CONTRACT_PARTS = ("binding", "kernel", "moves", "layout")
+GAME_PART_RE = re.compile(r"cardlab\.sim\.(\w+)\.(\w+)\Z")
 
 
 @dataclass
@@ -139,6 +146,42 @@ def pyproject_edit(text: str, name: str) -> str:
     return new
 
 
+def importlinter_edit(text: str, name: str) -> str:
+    """.importlinter with the game's modules added: ``cardlab.sim.NAME.PART`` at the end of
+    the layer line of every game's PART (binding, kernel, moves, layout), and
+    ``cardlab.sim.NAME`` after the last Game class of the game-rules contract."""
+    lines = text.split("\n")
+    for part in CONTRACT_PARTS:
+        found = []
+        for i, line in enumerate(lines):
+            items = [x.strip() for x in line.split("|")]
+            ms = [GAME_PART_RE.match(x) for x in items]
+            if line.startswith((" ", "\t")) and all(ms) and any(m.group(2) == part for m in ms):
+                found.append(i)
+        if len(found) != 1:
+            raise InputError(f"cannot register the game: .importlinter has no single layer of every "
+                             f"game's {part} ('cardlab.sim.GAME.{part} | ...'; add the game by hand)")
+        lines[found[0]] = lines[found[0]].rstrip() + f" | cardlab.sim.{name}.{part}"
+    games, block = [], None  # the game-rules contract's source_modules, one indented line each
+    for i, line in enumerate(lines):
+        if line.strip() == "[importlinter:contract:game-rules]":
+            block = "section"
+        elif block and line.startswith("["):
+            break
+        elif block == "section" and re.fullmatch(r"source_modules\s*=\s*", line):
+            block = "sources"
+        elif block == "sources" and not line.startswith((" ", "\t")):
+            break
+        elif block == "sources" and re.fullmatch(r"[ \t]+cardlab\.sim\.\w+", line):
+            games.append(i)
+    if not games:
+        raise InputError("cannot register the game: .importlinter's game-rules contract lists no "
+                         "Game class ('    cardlab.sim.GAME'; add the game by hand)")
+    indent = lines[games[-1]][:len(lines[games[-1]]) - len(lines[games[-1]].lstrip())]
+    lines.insert(games[-1] + 1, f"{indent}cardlab.sim.{name}")
+    return "\n".join(lines)
+
+
 def plan(name: str, root: Path) -> Plan:
     """Check NAME and ROOT and compute every file and edit; raise InputError (nothing
     written) for the first problem."""
@@ -168,6 +211,10 @@ def plan(name: str, root: Path) -> Plan:
     new_py = pyproject_edit(py_text, name)
     if new_py != py_text:
         edits.append((pyproject, py_text, new_py))
+    contract = root / ".importlinter"
+    if contract.is_file():  # the import contract names every game's modules
+        ct_text = contract.read_text()
+        edits.append((contract, ct_text, importlinter_edit(ct_text, name)))
     return Plan(root, name, files, edits)
 
 
@@ -205,7 +252,7 @@ def apply(p: Plan) -> None:
 def write_golden_trace(name: str, root: Path) -> str:
     """Record the game's golden trace in a fresh process (this one hashed the sources for
     numba's cache before the game existed); returns the trace file, relative to root."""
-    code = ("from cardlab.sim.testing import write_golden_trace; "
+    code = ("from cardlab.sim.trace import write_golden_trace; "
             f"print(write_golden_trace({name!r}))")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
     p = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True,

@@ -5,7 +5,7 @@ The game is set up exactly as game ``index`` of ``seed`` is everywhere else
 ``step`` writes its events there, as in ``cardlab trace`` (the same kernel code in trace
 mode).  At the human's decisions the game shows what that seat sees (``game.observation``:
 hidden zones as counts) and its legal actions (``legal``), numbered; the other seats are
-answered by the compiled strategy dispatch (``sim/testing.chooser``), and their moves
+answered by the compiled strategy dispatch (``sim/positions.chooser``), and their moves
 are described as they happen, their hidden cards shown as ``?``.  So the saved game
 (``--save``) is the trace of the game played by these actions: header, every event with
 the zones after it, result, as ``sim/trace.py`` writes them.
@@ -13,12 +13,12 @@ the zones after it, result, as ``sim/trace.py`` writes them.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-from cardlab.play_words import describe_action, describe_event
+from cardlab.analysis.play_words import describe_action, describe_event
+from cardlab.analysis.visibility import card_codes, mask_event, seen_cards
 from cardlab.sim.rng import seed_game
 from cardlab.sim.runner import Setup
 from cardlab.sim.schema import DONE
@@ -190,62 +190,13 @@ def render_view(game, st: np.ndarray, seat: int) -> str:
     return "\n".join(lines)
 
 
-# ------------------------------------------------------------ events a seat may read
-def _card_codes(game, st: np.ndarray, P: int) -> set[str]:
-    """Every card code of the game's deck (what an event field naming a card looks like)."""
-    from cardlab.sim.testing import zone_census
-
-    return set(zone_census(game, game.zones(st[:game.layout.ZONES_END], P)))
-
-
-def _visible_lists(obs_zones: dict) -> dict:
-    """Each visible list of cards in an observation, keyed by its place."""
-    out = {}
-
-    def walk(key, v):
-        if isinstance(v, list) and all(isinstance(x, str) for x in v):
-            out[key] = Counter(v)
-        elif isinstance(v, list):
-            for i, x in enumerate(v):
-                walk(key + (i,), x)
-        elif isinstance(v, dict) and "hidden" not in v:
-            for k, x in v.items():
-                walk(key + (k,), x)
-    for k, v in obs_zones.items():
-        walk((k,), v)
-    return out
-
-
-def seen_cards(before: dict, after: dict) -> Counter:
-    """The cards of every visible zone an event changed (before and after it): the cards the
-    seat saw move. A card that went from one hidden zone to another (a bot's draw) is not
-    among them."""
-    vb, va = _visible_lists(before), _visible_lists(after)
-    out: Counter = Counter()
-    for k in set(vb) | set(va):
-        if vb.get(k) != va.get(k):
-            out |= vb.get(k, Counter()) | va.get(k, Counter())
-    return out
-
-
-def mask_event(ev: dict, codes: set[str], seen: Counter) -> dict:
-    """The event with every card its seat did not see move shown as ``?``."""
-    def m(v):
-        if isinstance(v, str) and v in codes and not seen[v]:
-            return "?"
-        if isinstance(v, list):
-            return [m(x) for x in v]
-        return v
-    return {k: (v if k in ("type", "action", "state") else m(v)) for k, v in ev.items()}
-
-
 # ------------------------------------------------------------ the session
 def play(setup: Setup, seat: int, index: int, read: Callable[[str], str],
          write: Callable[[str], None]) -> Table:
     """Play game ``index`` of ``setup`` with the human in ``seat``: ``read(prompt)`` returns
     a line (raises EOFError at the end of input), ``write`` prints.  Returns the table
     (finished, or as far as it got when the player quit: ``Quit`` is raised then)."""
-    from cardlab.sim.testing import chooser
+    from cardlab.sim.positions import chooser
 
     game = setup.game
     P = setup.players
@@ -254,7 +205,7 @@ def play(setup: Setup, seat: int, index: int, read: Callable[[str], str],
     rows = [tuple(float(x) for x in r) for r in params]
     choose = chooser(game)
     t = Table(setup, index)
-    codes = _card_codes(game, t.st, P)
+    codes = card_codes(game, t.st, P)
     obs_before: dict = {}  # before the deal the seat has seen nothing
 
     def tell(events):

@@ -636,7 +636,7 @@ SEARCH_POSITIONS = 12  # positions from random play (games 0..11, 3..29 random s
 def search_positions(game_id: str):
     """Positions met by seeded random play, each some way into its own game."""
     from cardlab.sim.registry import get_game
-    from cardlab.sim.testing import random_play_positions
+    from cardlab.sim.positions import random_play_positions
 
     return random_play_positions(get_game(game_id), SEARCH_POSITIONS, (3, 30), 0)
 
@@ -647,14 +647,14 @@ def search_rate(game_id: str, rollout: str, jobs: int, repeat: int) -> list[floa
     from cardlab.sim.registry import get_game
 
     g = get_game(game_id)
-    M, L = g.model(), g.layout
+    M, B, L = g.model(), g.binding(), g.layout
     p = g.all_strategies["mcts"].row({"iterations": SEARCH_ITERATIONS, "rollout": rollout})
     pos = [st for st in search_positions(game_id) if M.legal(st.copy()) > 1]
-    M.search_decide(pos[0].copy(), int(pos[0][L.S_ACTOR]), p)  # compiled (or loaded) first
+    B.search_decide(pos[0].copy(), int(pos[0][L.S_ACTOR]), p)  # compiled (or loaded) first
 
     def work():
         for st in pos:
-            M.search_decide(st.copy(), int(st[L.S_ACTOR]), p)
+            B.search_decide(st.copy(), int(st[L.S_ACTOR]), p)
 
     rates = []
     for _ in range(repeat):

@@ -68,7 +68,7 @@ def main() -> int:
     ap.add_argument("--jobs", "-j", type=int, default=None)
     args = ap.parse_args()
     if args.trace:
-        from cardlab.sim.testing import write_golden_trace
+        from cardlab.sim.trace import write_golden_trace
 
         for gid in args.trace:
             print(f"wrote {write_golden_trace(gid).relative_to(ROOT)}")

@@ -26,12 +26,12 @@ GAMES = ("skyscraper", "smokestack", "five_towers", "three_up", "block_tower", "
 def decisions(game_ids=GAMES) -> dict:
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
-    from cardlab.sim.testing import random_play_positions
+    from cardlab.sim.positions import random_play_positions
 
     out = {}
     for gid in game_ids:
         g = get_game(gid)
-        L, M = g.layout, g.model()
+        L, B = g.layout, g.binding()
         pos = random_play_positions(g, 40, (2, 40), 5)
         names = dict(g.restriction_names())
         never = next(iter(names)) if names else None
@@ -43,7 +43,7 @@ def decisions(game_ids=GAMES) -> dict:
         for v in variants:
             p = g.all_strategies["mcts"].row(v)
             for st in pos:
-                res.append([int(x) for x in M.search_decide(st.copy(), int(st[L.S_ACTOR]), p)])
+                res.append([int(x) for x in B.search_decide(st.copy(), int(st[L.S_ACTOR]), p)])
         out[gid] = res
         P = g.default_players
         seats = ",".join(["mcts:iterations=40"] + ["reference"] * (P - 1))

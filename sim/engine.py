@@ -12,8 +12,8 @@ A game is a resumable step function over its declared state (``sim/schema.py``):
 
 So a copy of ``st`` at any decision, mid-turn included, is a position that plays on
 exactly like the original.  The loop below is the whole fast path; a game's
-``kernel.py`` binds it to the game's three functions (numba compiles one specialised,
-cached kernel per game: the game functions are compile-time arguments).
+``binding.py`` binds it to the game's three functions and its strategies (numba compiles
+one specialised, cached kernel per game: the game functions are compile-time arguments).
 
 Measured before choosing this binding (Skyscraper, this machine): passing the game's
 functions as arguments of a cached ``@njit`` kernel keeps numba's on-disk cache working

@@ -4,9 +4,17 @@ A game is a ``Game`` subclass in ``sim/<game>/__init__.py``: its knobs and playe
 range, how knob values become the rule vector, its card types, its tally layout, and
 how to decode a trace; its state is declared by the schema in ``layout.py``
 (``Game.schema``), and its rules are the model in ``kernel.py`` (``Game.model()``):
-``setup``, ``legal``, ``step``, ``play_on`` and ``run_games`` (the shared engine bound
-to the game).  The kernel module is imported lazily, so listing games or knobs never
-compiles anything.
+``setup``, ``legal`` and ``step``.  The shared engine, the search player, the game's
+strategies and causal card power are bound to those rules in ``binding.py``
+(``Game.binding()``: ``play_on``, ``run_games``, ``run_games_search``, ``search_decide``,
+``run_causal``...), the one module of a game that imports ``cardlab.strategies``.  Both
+are imported lazily, so listing games or knobs never compiles anything.
+
+The lazy imports here (``importlib.import_module`` of the kernel, the binding and
+``cardlab.strategies.<id>``) are the one sanctioned plug-in lookup of the layers
+(docs/architecture.md): a game is found by its id at run time, so the engine side never
+imports a game's rules or strategies by name; the import contract (``.importlinter``)
+does not see these dynamic imports.
 """
 from __future__ import annotations
 
@@ -20,7 +28,7 @@ from cardlab.sim.errors import InputError
 from cardlab.sim.knobs import Knob, resolve
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.tally import SHAPE_ROW_COLS, TallyLayout
-from cardlab.strategies.base import Strategy
+from cardlab.sim.strategy_spec import Strategy
 
 
 class Game:
@@ -92,6 +100,10 @@ class Game:
         return f"cardlab.sim.{self.id}.kernel"
 
     @property
+    def binding_module(self) -> str:
+        return f"cardlab.sim.{self.id}.binding"
+
+    @property
     def strategy_module(self) -> str:
         return f"cardlab.strategies.{self.id}"
 
@@ -128,6 +140,7 @@ class Game:
     def all_strategies(self) -> dict[str, Strategy]:
         """Every strategy a seat may play: the heuristics and the search player ``mcts``,
         whose ``never`` parameter names this game's card types and action kinds."""
+        # the sanctioned plug-in lookup (see the module's docstring): a dynamic import
         mod = importlib.import_module(self.strategy_module)
         out = {}
         for s in mod.STRATEGIES:
@@ -159,16 +172,23 @@ class Game:
         return self.layout.S
 
     def model(self):
-        """The compiled model module: ``setup(st)``, ``legal(st)`` (the pending decision's
-        actions into the action buffer), ``step(st, act)``, ``play_on(st, sids, params)``."""
-        return importlib.import_module(self.kernel_module)
+        """The compiled model module (the rules): ``setup(st)``, ``legal(st)`` (the pending
+        decision's actions into the action buffer), ``step(st, act)``."""
+        return importlib.import_module(self.kernel_module)  # the plug-in lookup: dynamic
+
+    def binding(self):
+        """The engine bound to the rules and the game's strategies (``binding.py``):
+        ``play_on(st, sids, params)``, ``run_games``, ``run_games_search``,
+        ``search_decide(st, me, p)``, ``choose``, ``ID``, and where the game has causal card
+        power ``give_state`` and ``run_causal``."""
+        return importlib.import_module(self.binding_module)  # the plug-in lookup: dynamic
 
     def kernel(self):
-        return self.model().run_games
+        return self.binding().run_games
 
     def search_kernel(self):
         """The same engine with seats answered by the search player (``sim/search.py``)."""
-        return self.model().run_games_search
+        return self.binding().run_games_search
 
     def observation(self, st: np.ndarray, seat: int) -> dict[str, Any]:
         """What ``seat`` sees in ``st`` (``sim/observe.py``): hidden zones as counts."""

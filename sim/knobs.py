@@ -30,7 +30,7 @@ class Knob:
         if self.kind == "choice":
             return "one of " + ", ".join(map(str, self.choices))
         if self.kind == "list":
-            return f"comma-separated numbers in [{self.lo}, {self.hi}]"
+            return f"comma-separated numbers in [{_fmt(self.lo)}, {_fmt(self.hi)}]"
         lo = "-inf" if self.lo is None else _fmt(self.lo)
         hi = "inf" if self.hi is None else _fmt(self.hi)
         return f"{'an integer' if self.kind == 'int' else 'a number'} in [{lo}, {hi}]"
@@ -87,8 +87,16 @@ class Knob:
         return _fmt(value) if isinstance(value, float) else str(value)
 
 
-def _fmt(v: float) -> str:
+def fmt_number(v: float) -> str:
+    """A number exactly as the command line reads it back: a whole number without a
+    fraction or exponent (``9007199254740992``, never ``9.0072e+15``), any other as the
+    shortest text that parses to the very same float (``repr``).  Every advertised range
+    of a knob or strategy parameter is printed with it, so its bounds are accepted as
+    printed."""
     return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+_fmt = fmt_number
 
 
 def parse_assignments(items: Iterable[str], what: str = "--set") -> dict[str, str]:

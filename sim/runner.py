@@ -19,7 +19,7 @@ import numpy as np
 from cardlab.sim.errors import ILLEGAL, IllegalActionError, InputError
 from cardlab.sim.game import Game
 from cardlab.sim.tally import Tally
-from cardlab.strategies.base import SeatStrategy
+from cardlab.sim.strategy_spec import SeatStrategy
 
 # games per chunk: fixed, so results never depend on the parallel layout.  Small enough that
 # the threads finish together (Skyscraper on 2 threads, 10^6 games in-process: 1.88x one
@@ -99,7 +99,7 @@ def make_setup(game_id: str, players: int | None = None, sets: list[str] | None 
     ``strategies`` as ``"a,b:key=value"``.  Raises InputError on any bad value."""
     from cardlab.sim.knobs import parse_assignments
     from cardlab.sim.registry import get_game
-    from cardlab.strategies.base import parse_strategies
+    from cardlab.sim.strategy_spec import parse_strategies
 
     game = get_game(game_id)
     players = game.default_players if players is None else players

@@ -37,7 +37,6 @@ The checks (``CHECKS``, in the order they run):
 """
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import os
@@ -45,7 +44,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
@@ -53,14 +52,18 @@ import numpy as np
 
 from cardlab.sim import runner
 from cardlab.sim.errors import InputError
+from cardlab.sim.knobs import fmt_number
 from cardlab.sim.observe import determinize
+from cardlab.sim.positions import (  # noqa: F401 - the kit's helpers, re-exported
+    card_census, chooser, legal_actions, new_game, random_legal, random_play_positions, zone_census,
+)
 from cardlab.sim.registry import get_game
-from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
+from cardlab.sim.trace import GOLDEN_TRACES, golden_trace_lines, write_golden_trace  # noqa: F401 - re-exported
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN_TRACES = ROOT / "tests" / "golden" / "traces"
 TIMING_KEYS = ("elapsed_s", "games_per_second")
+HISTORY_ENV = "CARDLAB_HISTORY"  # "off": no run is recorded in the run history (analysis/history.py)
 WITH_RULE = re.compile(r"with (\w+)=([^\s,;)]+)")
 
 
@@ -73,81 +76,9 @@ class HonestyError(AssertionError):
 
 
 # ------------------------------------------------------------ helpers
-def zone_census(game, zones: dict) -> Counter:
-    """Every card code in a trace-style zones dict (the game's ``card_zones`` of it, when
-    it names them), counted."""
-    keep = game.card_zones
-    out: Counter = Counter()
-    stack = [v for k, v in zones.items() if keep is None or k in keep]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            out[x] += 1
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-    return out
-
-
-def card_census(game, st: np.ndarray, players: int) -> Counter:
-    """Every card code in the zones of ``st``, counted (the game's own trace decoding)."""
-    return zone_census(game, game.zones(st[:game.layout.ZONES_END], players))
-
-
-def new_game(game, setup, index: int) -> np.ndarray:
-    """Game ``index`` of ``setup`` set up and stopped at its first decision."""
-    st = game.schema.new_state(game.rules_vector(setup.rules, setup.players))
-    seed_game(st, setup.seed, index)
-    game.model().setup(st)
-    return st
-
-
-def legal_actions(game, st: np.ndarray) -> list[tuple[int, int, int, int]]:
-    """Every legal action of the pending decision (the game's ``legal``)."""
-    n = int(game.model().legal(st))
-    o = game.layout.S_ACTS
-    return [tuple(int(x) for x in row) for row in st[o:o + 4 * n].reshape(n, 4)]
-
-
-def random_legal(game, st: np.ndarray, rng: np.random.Generator) -> tuple[int, int, int, int]:
-    """A uniformly random legal action of the pending decision (None when there is none)."""
-    n = int(game.model().legal(st))
-    if n == 0:
-        return None
-    o = game.layout.S_ACTS + 4 * int(rng.integers(n))
-    return tuple(int(x) for x in st[o:o + 4])
-
-
-def random_play_positions(game, games: int, steps: tuple[int, int], seed: int) -> list[np.ndarray]:
-    """A position from each of games 0..games-1 (default rules): a uniformly random number
-    of random legal steps in [steps[0], steps[1]) from its deal, kept unless the game ended
-    (the positions the search player's benchmark and golden decisions are taken at)."""
-    setup = runner.make_setup(game.id)
-    rng = np.random.default_rng(seed)
-    out = []
-    for k in range(games):
-        st = new_game(game, setup, k)
-        for _ in range(int(rng.integers(*steps))):
-            if st[game.layout.S_PHASE] == DONE:
-                break
-            game.model().step(st, random_legal(game, st, rng))
-        if st[game.layout.S_PHASE] != DONE:
-            out.append(st)
-    return out
-
-
-def chooser(game) -> Callable:
-    """How the engine answers a decision, as one function ``choose(sid, st, me, params)``:
-    the game's compiled strategy dispatch, or the search player for its id."""
-    strategies = importlib.import_module(game.strategy_module)
-    search_id = strategies.ID.mcts
-    decide = game.model().search_decide
-
-    def choose(sid, st, me, params):
-        return decide(st, me, params) if sid == search_id else strategies.choose(sid, st, me, params)
-
-    return choose
+# zone_census, card_census, new_game, legal_actions, random_legal, random_play_positions and
+# chooser live in sim/positions.py (production code needs them too; the kit may import
+# production code, never the reverse) and are imported above, so the kit still offers them
 
 
 def _step_cap(game, setup) -> int:
@@ -228,12 +159,15 @@ def _cardlab() -> list[str]:
 
 def simulate_json(game_id: str, args: list[str], disable_jit: bool) -> dict:
     """``cardlab simulate GAME ARGS --json`` in its own process (plain Python with
-    ``disable_jit``: numba leaves every ``@njit`` function as ordinary Python)."""
+    ``disable_jit``: numba leaves every ``@njit`` function as ordinary Python), never
+    recorded in the run history (``--no-history``, and ``CARDLAB_HISTORY=off`` for
+    anything it starts)."""
     env = dict(os.environ)
     env.pop("NUMBA_DISABLE_JIT", None)
+    env[HISTORY_ENV] = "off"
     if disable_jit:
         env["NUMBA_DISABLE_JIT"] = "1"
-    cmd = _cardlab() + ["simulate", game_id, *args, "--json"]
+    cmd = _cardlab() + ["simulate", game_id, *args, "--json", "--no-history"]
     p = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
     mode = "NUMBA_DISABLE_JIT=1" if disable_jit else "compiled"
     assert p.returncode == 0, f"{mode} run failed (exit {p.returncode}): {' '.join(cmd)}\n{p.stderr}"
@@ -302,7 +236,7 @@ def check_honesty(game_id: str, decisions: int = 2000, redeals: int = 3, seed: i
 
 
 def _spec(name: str, p, value: float) -> str:
-    return f"{name}:{p.name}={value:g}"
+    return f"{name}:{p.name}={fmt_number(value)}"  # exact: a bound as the command line reads it
 
 
 def _mixed(game, spec: str, name: str, players: int) -> str:
@@ -367,12 +301,12 @@ def check_identity(s: dict) -> None:
 
 
 def check_json_identity(game_id: str, games: int = 1001) -> None:
-    from cardlab.analysis.summary import summarize
-
+    """The identity on the JSON ``cardlab simulate --json`` prints, for every player count
+    (run as a user runs it: the kit imports nothing of the analysis layer)."""
     game = get_game(game_id)
     for players in range(game.min_players, game.max_players + 1):
-        s = summarize(runner.run(runner.make_setup(game_id, players, [], "reference", seed=7), games, jobs=1))
-        check_identity(json.loads(json.dumps(s)))
+        check_identity(simulate_json(game_id, ["--games", str(games), "--players", str(players), "--seed", "7",
+                                               "--strategies", "reference", "--jobs", "1"], False))
 
 
 def bad_values(k) -> list[str]:
@@ -405,19 +339,6 @@ def check_bad_knobs(game_id: str) -> None:
             raise AssertionError(f"{game_id}: {p} players accepted")
 
 
-def golden_trace_lines(game_id: str) -> list[str]:
-    from cardlab.sim.trace import trace
-
-    return [json.dumps(x, sort_keys=True) for x in trace(runner.make_setup(game_id), 3)]
-
-
-def write_golden_trace(game_id: str) -> Path:
-    GOLDEN_TRACES.mkdir(parents=True, exist_ok=True)
-    path = GOLDEN_TRACES / f"{game_id}.jsonl"
-    path.write_text("\n".join(golden_trace_lines(game_id)) + "\n")
-    return path
-
-
 def check_golden_trace(game_id: str) -> None:
     path = GOLDEN_TRACES / f"{game_id}.jsonl"
     assert path.is_file(), f"{game_id}: no golden trace: write it with python scripts/golden.py --trace {game_id}"
@@ -443,15 +364,33 @@ CHECKS: dict[str, Callable[[str], object]] = {
 }
 
 
+@contextmanager
+def no_history():
+    """Nothing run inside records into the run history (``analysis/history.py``): the
+    switch ``CARDLAB_HISTORY=off`` is set for the block (and every process it starts),
+    then put back as it was."""
+    old = os.environ.get(HISTORY_ENV)
+    os.environ[HISTORY_ENV] = "off"
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(HISTORY_ENV, None)
+        else:
+            os.environ[HISTORY_ENV] = old
+
+
 def check_game(game_id: str, only: list[str] | None = None) -> None:
     """Run every conformance check (or ``only`` those) on ``game_id``; AssertionError
-    names the check and what failed."""
+    names the check and what failed.  It never writes to the user's run history
+    (``no_history``)."""
     get_game(game_id)  # an unknown id fails here, in one line
-    for name in (only or CHECKS):
-        try:
-            CHECKS[name](game_id)
-        except AssertionError as e:
-            raise AssertionError(f"check_game({game_id!r}): {name} failed: {e}") from e
+    with no_history():
+        for name in (only or CHECKS):
+            try:
+                CHECKS[name](game_id)
+            except AssertionError as e:
+                raise AssertionError(f"check_game({game_id!r}): {name} failed: {e}") from e
 
 
 def conformance_tests(game_id: str):
@@ -461,6 +400,7 @@ def conformance_tests(game_id: str):
 
     @pytest.mark.parametrize("check", list(CHECKS))
     def test_conformance(check):
-        CHECKS[check](game_id)
+        with no_history():
+            CHECKS[check](game_id)
 
     return test_conformance

@@ -6,10 +6,17 @@ result for the same seed and game index.
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 from cardlab.sim import runner
 from cardlab.sim.runner import Setup
+
+# where each game's golden trace is kept (the conformance kit's golden_trace check compares
+# game 3 of the default setup with it; ``cardlab new-game`` and scripts/golden.py write it)
+GOLDEN_TRACES = Path(__file__).resolve().parent.parent / "tests" / "golden" / "traces"
 
 
 def trace(setup: Setup, index: int = 0, capacity: int = 512) -> list[dict]:
@@ -38,3 +45,16 @@ def trace(setup: Setup, index: int = 0, capacity: int = 512) -> list[dict]:
               "length": length, "scores": [int(x) for x in rows[0, 3:3 + setup.players]],
               "unfinished": bool(unfinished)}
     return [header, *events, result]
+
+
+def golden_trace_lines(game_id: str) -> list[str]:
+    """Game 3 of ``game_id``'s default setup traced, one JSON line per trace line."""
+    return [json.dumps(x, sort_keys=True) for x in trace(runner.make_setup(game_id), 3)]
+
+
+def write_golden_trace(game_id: str) -> Path:
+    """Write ``tests/golden/traces/GAME.jsonl`` (the golden trace) and return its path."""
+    GOLDEN_TRACES.mkdir(parents=True, exist_ok=True)
+    path = GOLDEN_TRACES / f"{game_id}.jsonl"
+    path.write_text("\n".join(golden_trace_lines(game_id)) + "\n")
+    return path

@@ -64,6 +64,9 @@ from cardlab.sim.block_tower.moves import (
     hazard,
     pile_points,
     share_at,
+    swap_gives,
+    swap_keeps_block,
+    swap_must_keep,
     swap_size,
     top_hazard,
     turn_hazard,
@@ -140,15 +143,25 @@ def hardest_of(st, blocks):
 def give_hard_first(st, me, by_code, n):
     """The n (1 or 2) cards to give in a SWAP: block cards first (by_code = 1: the highest
     code first; 0: the highest difficulty first), then the lowest-code action cards;
-    never the SWAP card itself.  (-1 for a card not given.)"""
+    never the SWAP card itself.  With swap_last_block=keep and an empty draw pile the
+    last block card of the hand is kept (an action card goes instead); when that leaves
+    too few cards to give, the pair is (-1, -1): no legal SWAP.  (-1 for a card not
+    given.)"""
     rest = st[S_HANDS + me] & ~(np.int64(1) << SWAP)
     bm = st[R_BLOCKMASK]
+    keep = swap_must_keep(st)
+    if keep and rest & bm == 0:
+        return -1, -1  # (no block card to keep: never at the action decision)
     g1 = -1
     g2 = -1
     for k in range(n):
+        blocks = rest & bm
+        if keep and popcount(blocks) == 1:
+            blocks = 0  # the last block card stays in the hand
+            if rest & ACT_MASK == 0:
+                return -1, -1
         if rest == 0:
             break
-        blocks = rest & bm
         if blocks != 0:
             c = highest(blocks) if by_code != 0 else hardest_of(st, blocks)
         else:
@@ -195,7 +208,9 @@ def reference_action(st, me, p):
     """1.1 ADJUST a sabotaged top (h >= 2, new share 0); 1.2 ANYWHERE at h >= 6;
     1.3 REMOVE at h >= 8; 1.4 SWAP with the next player at h >= 4 holding no 1-point
     block, another card, and the next player's hand not empty: give the highest-code
-    blocks first, then the lowest-code action cards (as many as the SWAP gives)."""
+    blocks first, then the lowest-code action cards (as many as the SWAP gives; with
+    swap_last_block=keep and an empty draw pile never the last block card: an action
+    card instead, else no SWAP)."""
     hand = st[S_HANDS + me]
     act = reference_pick(st, me, hand & ACT_MASK)
     if act[0] != NO_ACTION:
@@ -205,7 +220,8 @@ def reference_action(st, me, p):
         nxt = next_seat(st, me)
         if one_pt == 0 and popcount(hand) >= 2 and st[S_HANDS + nxt] != 0:
             g1, g2 = give_hard_first(st, me, 1, swap_size(st, me, nxt))
-            return (SWAP, nxt, g1, g2)
+            if g1 >= 0:  # (-1: swap_last_block=keep and only the last block card to give)
+                return (SWAP, nxt, g1, g2)
     return NONE
 
 
@@ -255,7 +271,7 @@ def random_card(st, me, m):
 def random_pick(st, me, cards):
     """Uniform over 'no action' and each legal action card in ``cards``, with uniform
     arguments (ADJUST's share in 0..2000 thousandths; SWAP's target among the seats it
-    can be played on, and its cards)."""
+    can be played on, and its cards uniform over the legal gives)."""
     h = st[S_PILE_N]
     hand = st[S_HANDS + me]
     ok = np.int64(0)
@@ -270,7 +286,7 @@ def random_pick(st, me, cards):
     targets = np.int64(0)
     if (cards >> SWAP) & 1:
         for t in range(P):
-            if t != me and swap_size(st, me, t) > 0:
+            if t != me and swap_gives(st, me, t) > 0:
                 targets |= np.int64(1) << t
     if targets != 0:
         ok |= np.int64(1) << SWAP
@@ -285,10 +301,16 @@ def random_pick(st, me, cards):
         return (ADJUST, seat_below(st, me, 2 * SHARE_ONE + 1), 0, 0)
     if a == SWAP:
         t = random_card(st, me, targets)
-        g1 = random_card(st, me, rest)
-        rest &= ~(np.int64(1) << g1)
-        g2 = random_card(st, me, rest) if swap_size(st, me, t) == 2 else -1
-        return (SWAP, t, g1, g2)
+        k = swap_size(st, me, t)
+        while True:  # uniform over the legal gives: drawn again while it is not one
+            g1 = random_card(st, me, rest)
+            give = np.int64(1) << g1
+            g2 = -1
+            if k == 2:
+                g2 = random_card(st, me, rest & ~give)
+                give |= np.int64(1) << g2
+            if swap_keeps_block(st, me, give):
+                return (SWAP, t, g1, g2)
     return (a, 0, 0, 0)
 
 
@@ -426,7 +448,7 @@ def swap_leader(st, me):
     s = me
     for _ in range(st[R_PLAYERS] - 1):
         s = next_seat(st, s)
-        if swap_size(st, me, s) > 0 and (best < 0 or st[S_SCORES + s] > bs):
+        if swap_gives(st, me, s) > 0 and (best < 0 or st[S_SCORES + s] > bs):
             best = s
             bs = st[S_SCORES + s]
     return best
@@ -437,7 +459,8 @@ def tactician_action(st, me, p):
     """tactician_pick; else, while h < swap_below and SWAP is my only action card (and I
     hold another card), SWAP with the leader (swap_leader): take cards at random from
     the seat closest to winning, perhaps its action cards, and give it my hardest
-    blocks."""
+    blocks (with swap_last_block=keep and an empty draw pile never my last block card:
+    an action card instead, else no SWAP)."""
     hand = st[S_HANDS + me]
     act = tactician_pick(st, me, p, hand & ACT_MASK)
     if act[0] != NO_ACTION:
@@ -447,7 +470,8 @@ def tactician_action(st, me, p):
         best = swap_leader(st, me)
         if best >= 0:
             g1, g2 = give_hard_first(st, me, 0, swap_size(st, me, best))
-            return (SWAP, best, g1, g2)
+            if g1 >= 0:  # (-1: swap_last_block=keep and only the last block card to give)
+                return (SWAP, best, g1, g2)
     return NONE
 
 

@@ -282,7 +282,11 @@ def greedy(st, me, p):
 
 @helper("ACT(ST, int64, int64, float64, float64)")
 def _attack(st, me, o, lead_margin, skip_floors):
-    """Every way to hurt the leader o, most damaging first."""
+    """Every way to hurt the leader o, in this order: steal from its unguarded top floor;
+    when o has at least my floors + lead_margin, bone its dog / hammer / ball
+    (``knock_down``); a thief on it (else the super thief, on every opponent); when o has
+    at least skip_floors floors, a milkshake if o is the next seat, else the truck (every
+    opponent), else a milkshake anyway (it skips the next seat, whoever that is)."""
     act = steal_from(st, me, o)
     if act[0] != A_STOP:
         return act
@@ -305,8 +309,16 @@ def _attack(st, me, o, lead_margin, skip_floors):
     return STOP
 
 
-AGGRESSIVE = Strategy("aggressive", "Attacks and slows the leader: steals from it, bones its dog, "
-                      "hammers or wrecks its top floor, robs it, skips it.", (
+AGGRESSIVE = Strategy("aggressive", "Attacks the leader, the opponent with the most floors (ties: the "
+                      "nearest after it in turn order): steals a floor card from its unguarded top floor; when "
+                      "it has at least my floors + lead_margin, bones the dog on its top floor, else hammers "
+                      "that floor if unguarded, else throws the ball; robs it with a thief (else the super "
+                      "thief, which robs every opponent); once it has skip_floors floors, a milkshake if the "
+                      "leader is the next seat, else the donut truck (skips every opponent), else a milkshake "
+                      "anyway, which with 3-4 players skips the next seat even when that seat is not the "
+                      "leader. attack_first=1 attacks before building (a natural pair, then a joker), 0 builds "
+                      "first; last, a dog on its own unguarded top floor. Alone: builds, else discards dead "
+                      "cards (solo_discard_specials).", (
                           Param("lead_margin", 0, -3, 3, "demolish only when the leader has at least my floors + this", True),
                           Param("skip_floors", 1, 0, 12, "play skip cards when the leader has at least this many floors", True),
                           Param("attack_first", 1, 0, 1, "1: attack before building; 0: build first", True),
@@ -316,7 +328,11 @@ P_AGGRESSIVE = AGGRESSIVE.at
 
 @helper("ACT(ST, int64, PAR)")
 def aggressive(st, me, p):
-    """Attacks and slows the leader: steals, hammers, the ball, thieves and skips."""
+    """Attacks the leader (``rival``: the opponent with the most floors) before building
+    (attack_first=1) or after (0): ``_attack`` steals from it, demolishes when it leads by
+    lead_margin, robs it, and from skip_floors plays a skip (a milkshake, which hits the
+    next seat even when that is not the leader, only after the truck when the leader is
+    not next); then a dog on its own unguarded top floor."""
     lead_margin = p[P_AGGRESSIVE.lead_margin]
     skip_floors = p[P_AGGRESSIVE.skip_floors]
     attack_first = p[P_AGGRESSIVE.attack_first]
@@ -345,8 +361,14 @@ def aggressive(st, me, p):
 # ---------------------------------------------------------------- defensive
 
 
-DEFENSIVE = Strategy("defensive", "Builds, guards its top floor with dogs, keeps bones, the ball "
-                     "and skips for a rival close to winning; robs only to refill a thin hand.", (
+DEFENSIVE = Strategy("defensive", "Builds a natural pair; without one, steals a floor card from the "
+                     "unguarded top floor of the opponent with the most floors (whatever its height) before "
+                     "building with a joker; then guards its own top floor with a dog. Keeps bones, hammers, "
+                     "the ball and skips for a rival within threat floors of winning: then bones, hammers "
+                     "or balls that rival's top floor, else plays a milkshake (which skips the next seat, "
+                     "with 3-4 players not necessarily the rival), else the donut truck; robs the rival "
+                     "with a thief (else the super thief) only while its own hand is smaller than "
+                     "keep_hand. Alone: builds, guards, else discards dead cards (solo_discard_specials).", (
                          Param("threat", 2, 0, 12, "a rival with at least floors_to_win - threat floors is a threat", True),
                          Param("keep_hand", 4, 0, 12, "play thieves only while my hand is smaller than this", True),
                      ))
@@ -355,8 +377,10 @@ P_DEFENSIVE = DEFENSIVE.at
 
 @helper("ACT(ST, int64, PAR)")
 def defensive(st, me, p):
-    """Guards its top floor with dogs; keeps bones, the ball and skips for real threats
-    (a rival within ``threat`` floors of winning); thieves only to refill a thin hand."""
+    """A natural pair; else a steal from the rival's unguarded top floor (any rival, not
+    only a threat); else a joker; else a dog on its own top floor; keeps bones, the
+    hammer, the ball and skips for a rival within ``threat`` floors of winning (the
+    milkshake hits the next seat, whoever that is); thieves only to refill a thin hand."""
     threat, keep_hand = p[P_DEFENSIVE.threat], p[P_DEFENSIVE.keep_hand]
     act = pair_build(st, me)
     if act[0] == A_STOP and st[R_PLAYERS] > 1:

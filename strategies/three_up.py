@@ -8,8 +8,10 @@ The game asks a seat's strategy three kinds of decision (``st[S_PHASE]``, see
 - ``draw``    -> 1 to draw back up to 3 before an extra discard owed by a Clear +1/+2
   (asked only when the draw pile has cards and the hand fewer than 3), else 0;
 - ``discard`` -> (A_PLAY, type, count, 0) from the current source (the hand; the up
-  cards once hand and draw pile are empty) or (A_PICKUP, 0, 0, 0).  Down cards are
-  played blind by the kernel: no question.
+  cards once hand and draw pile are empty) or (A_PICKUP, 0, 0, 0); for an extra discard
+  of a Clear +1/+2 chain from the hand with ``extra_discards=hand_optional`` also
+  (A_STOP, 0, 0, 0), ending the chain (``moves.may_stop``).  Down cards are played blind
+  by the kernel: no question.
 
 ``choose`` at the bottom dispatches on the pending decision, then on the strategy id
 (``ask_up``, ``ask_draw``, ``ask_discard``).  The kernel checks every answer for legality
@@ -24,13 +26,23 @@ from cardlab.sim.jit import helper, inline
 from cardlab.sim.rng import seat_below
 from cardlab.sim.three_up import layout as L
 from cardlab.sim.three_up.layout import (
-    A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, NDEAL, NT, NUP, R_CLEAR_RUN, R_EQUAL, R_MAXN, R_MUST,
+    A_PICKUP, A_PLAY, A_STOP, D_DISCARD, D_DRAW, NDEAL, NT, NUP, R_CLEAR_RUN, R_EQUAL, R_MAXN, R_MUST,
     R_TYPE, S_DEALT, S_PHASE, S_PILE_N, S_RUN, S_TOP, T_CLR, T_CLR1, T_CLR2,
 )
-from cardlab.sim.three_up.moves import first_legal, lowest_legal_number, src_base, src_mask
+from cardlab.sim.three_up.moves import first_legal, lowest_legal_number, may_stop, src_base, src_mask
 from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
 
 PICKUP = (A_PICKUP, 0, 0, 0)
+STOP = (A_STOP, 0, 0, 0)
+
+
+@helper("ACT(ST, int64)")
+def stop_or_pickup(st, me):
+    """Nothing to play: end the chain when the seat may (an optional extra discard from
+    the hand, ``may_stop``), else pick up the pile."""
+    if may_stop(st, me):
+        return STOP
+    return PICKUP
 
 # ---------------------------------------------------------------- shared measures
 
@@ -91,7 +103,9 @@ def pick_clear(st, base, strong_first):
 
 REFERENCE = Strategy("reference", "The exact reference strategy of shared/reference/three_up.md: "
                      "the 3 highest dealt cards face up; always takes the optional draw; the lowest "
-                     "legal number with all its copies, else Clear +2 > Clear +1 > Clear, else picks up.")
+                     "legal number with all its copies, else Clear +2 > Clear +1 > Clear, else picks up "
+                     "(in a Clear +1/+2 chain from the hand with extra_discards=hand_optional it ends the "
+                     "chain instead of picking up).")
 
 
 @helper("int64(ST, int64, PAR)")
@@ -109,7 +123,8 @@ def always_draw(st, me, p):
 @helper("ACT(ST, int64, PAR)", paste=True)
 def reference_discard(st, me, p):
     """(a) the lowest legal number, all copies held in the source; (b) else one Clear:
-    Clear +2, else Clear +1, else Clear; (c) else pick up the pile."""
+    Clear +2, else Clear +1, else Clear; (c) else pick up the pile, or end the chain
+    when it may (an optional extra discard from the hand)."""
     m = src_mask(st, me)  # the types held in the source: no scan over the types
     t = lowest_legal_number(st, m, first_legal(st))
     if t >= 0:
@@ -120,7 +135,7 @@ def reference_discard(st, me, p):
         return (A_PLAY, T_CLR1, 1, 0)
     if (m >> T_CLR) & 1:
         return (A_PLAY, T_CLR, 1, 0)
-    return PICKUP
+    return stop_or_pickup(st, me)
 
 
 # ---------------------------------------------------------------- random
@@ -128,7 +143,9 @@ def reference_discard(st, me, p):
 
 RANDOM = Strategy("random", "Uniform over the legal choices: 3 of the 6 dealt cards face up, "
                   "the optional draw yes/no, any legal discard (a number with 1..all copies held, "
-                  "any Clear held; the pick-up too when must_play_if_able=false and there is a pile).")
+                  "any Clear held; the pick-up too when must_play_if_able=false and there is a pile; "
+                  "ending the chain too when an extra discard from the hand is optional, and then the "
+                  "pick-up also when no discard is legal).")
 
 
 @helper("int64(ST, int64, PAR)")
@@ -152,7 +169,10 @@ def random_draw(st, me, p):
 @helper("ACT(ST, int64, PAR)")
 def random_discard(st, me, p):
     """Uniform over every legal discard (each legal number with 1..all copies held, each
-    Clear type held) and, when must_play_if_able=false and there is a pile, the pick-up."""
+    Clear type held) and, when must_play_if_able=false and there is a pile, the pick-up.
+    When the seat may end its chain (``may_stop``) that is one more choice, and the
+    pick-up is one too when no discard is legal (the two legal answers then); with no
+    choice at all it picks up (without a random draw)."""
     base = src_base(st, me)
     lo = first_legal(st)
     hi = st[R_MAXN]
@@ -162,7 +182,13 @@ def random_discard(st, me, p):
     for t in range(T_CLR, T_CLR2 + 1):
         if st[base + t] > 0:
             n += 1
-    if st[R_MUST] == 0 and st[S_PILE_N] > 0:
+    stop = may_stop(st, me)
+    pick = st[R_MUST] == 0 and st[S_PILE_N] > 0
+    if stop:
+        if n == 0 and not pick:
+            n += 1  # the pick-up (no discard is legal) beside the stop
+        n += 1
+    if pick:
         n += 1
     if n == 0:
         return PICKUP
@@ -177,6 +203,8 @@ def random_discard(st, me, p):
             if r == 0:
                 return (A_PLAY, t, 1, 0)
             r -= 1
+    if stop and r == 0:
+        return STOP
     return PICKUP
 
 
@@ -188,7 +216,9 @@ LOWEST = Strategy("lowest", "Keeps its Clears in hand as rescues: lays face up t
                   "weakest first); discards the lowest legal number (all copies, or one card with "
                   "all_copies=0) and a Clear only when no number is legal, the weakest first (the "
                   "strongest with strong_first=1; with must_play_if_able=false it picks up a pile of at "
-                  "most pickup_pile_max cards instead); always takes the optional draw. Differs from "
+                  "most pickup_pile_max cards instead); in a Clear +1/+2 chain from the hand with "
+                  "extra_discards=hand_optional it ends the chain rather than spend a Clear when no number "
+                  "is legal; always takes the optional draw. Differs from "
                   "reference in the up choice at every setting (reference lays up its 3 highest codes, "
                   "Clears first), in the Clear order unless strong_first=1, and in playing single "
                   "cards with all_copies=0.", (
@@ -215,14 +245,17 @@ def lowest_draw(st, me, p):
 
 @helper("ACT(ST, int64, PAR)")
 def lowest_discard(st, me, p):
-    """The lowest legal number (all copies, or one with all_copies=0); a Clear only when
-    it would otherwise pick up (the weakest first unless strong_first); with
-    must_play_if_able=false it picks up a pile of at most pickup_pile_max cards rather
-    than spend a Clear."""
+    """The lowest legal number (all copies, or one with all_copies=0); with no legal
+    number, the end of the chain when it may (an optional extra discard from the hand:
+    its Clears stay rescues); else a Clear only when it would otherwise pick up (the
+    weakest first unless strong_first); with must_play_if_able=false it picks up a pile
+    of at most pickup_pile_max cards rather than spend a Clear."""
     base = src_base(st, me)
     t = lowest_number(st, base, first_legal(st))
     if t >= 0:
         return (A_PLAY, t, st[base + t] if p[P_LOWEST.all_copies] != 0 else 1, 0)
+    if may_stop(st, me):
+        return STOP
     pn = st[S_PILE_N]
     if st[R_MUST] == 0 and 0 < pn <= p[P_LOWEST.pickup_pile_max]:
         return PICKUP
@@ -236,7 +269,8 @@ def lowest_discard(st, me, p):
 
 
 DUMPER = Strategy("dumper", "Plays the largest multiple it can: the legal number held in the most "
-                  "copies, all of them; Clears (strongest first) only when no number is legal; up "
+                  "copies, all of them; Clears (strongest first) only when no number is legal; else "
+                  "picks up (ends the chain instead when an extra discard from the hand is optional); up "
                   "cards and draws like reference.", (
                       Param("ties_high", 0, 0, 1, "on equal copies play the highest number (1) or the lowest (0)", True),
                   ))
@@ -258,7 +292,8 @@ def dumper_draw(st, me, p):
 @helper("ACT(ST, int64, PAR)")
 def dumper_discard(st, me, p):
     """The legal number held in the most copies, all of them (ties to the lowest number,
-    or the highest with ties_high=1); else the strongest Clear; else pick up."""
+    or the highest with ties_high=1); else the strongest Clear; else pick up, or end the
+    chain when it may (an optional extra discard from the hand)."""
     base = src_base(st, me)
     best = 0
     bt = -1
@@ -273,14 +308,15 @@ def dumper_discard(st, me, p):
     t = pick_clear(st, base, 1)
     if t >= 0:
         return (A_PLAY, t, 1, 0)
-    return PICKUP
+    return stop_or_pickup(st, me)
 
 
 # ---------------------------------------------------------------- clearer
 
 
 CLEARER = Strategy("clearer", "Keeps the pile small: completes three-of-a-kind clears whenever it "
-                   "can, spends its strongest Clear once the pile is big, else plays like reference.", (
+                   "can, spends its strongest Clear once the pile is big, else plays like reference "
+                   "(ending an optional chain instead of picking up, too).", (
                        Param("clear_at", 4, 1, 128, "spend a Clear (strongest first) once the pile holds this many cards", True),
                        Param("use_runs", 1, 0, 1, "play multiples that clear the pile by equal numbers first", True),
                    ))
@@ -304,7 +340,8 @@ def clearer_discard(st, me, p):
     """Keeps the pile small: (1) with use_runs, a multiple that clears by equal numbers
     (the top number completing the run, else the lowest legal number held clear_run
     times); (2) the strongest Clear once the pile holds clear_at cards; (3) the lowest
-    legal number, all copies; (4) the strongest Clear; (5) pick up."""
+    legal number, all copies; (4) the strongest Clear; (5) pick up, or end the chain when
+    it may (an optional extra discard from the hand)."""
     base = src_base(st, me)
     lo = first_legal(st)
     need = st[R_CLEAR_RUN]
@@ -326,7 +363,7 @@ def clearer_discard(st, me, p):
     t = pick_clear(st, base, 1)
     if t >= 0:
         return (A_PLAY, t, 1, 0)
-    return PICKUP
+    return stop_or_pickup(st, me)
 
 
 # ---------------------------------------------------------------- registry and dispatch

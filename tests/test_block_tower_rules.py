@@ -20,6 +20,7 @@ from scipy import stats
 
 from cardlab.sim.block_tower import GAME
 from cardlab.sim.block_tower import kernel as K
+from cardlab.sim.block_tower import binding as B
 from cardlab.sim.block_tower import layout as L
 from cardlab.sim.block_tower import model as MD
 from cardlab.sim.block_tower import moves as M
@@ -109,7 +110,7 @@ def arrays(name="reference", **over):
 def turn(st, me, name="reference", **over):
     sids, params = arrays(name, **over)
     st[L.S_CUR] = me
-    return bool(K.play_turn(st, sids, params, me))
+    return bool(B.play_turn(st, sids, params, me))
 
 
 TOWER5 = ("B01", "B02", "B03", "B04", "B05")       # five 1-point blocks
@@ -379,7 +380,7 @@ def test_swap_received_action_and_draw_three():
 def test_swap_is_an_exchange_give_as_many_as_you_take():
     """Issue 14: SWAP with a short hand gave two cards and took fewer; it is an exchange."""
     hands = {0: ["SWAP", "B01", "ADJUST"], 1: ["B02"], 2: [], 3: ["B03", "B04"]}
-    st = make_state(hands=hands)
+    st = make_state(hands=hands, draw=("B20",))  # a card to draw: swap_last_block does not bind
     assert [M.swap_size(st, 0, t) for t in (1, 2, 3)] == [1, 0, 2]
     assert M.action_legal(st, 0, L.SWAP, 1, C("B01"), -1, 0)       # the target holds 1: give 1
     assert not M.action_legal(st, 0, L.SWAP, 1, C("B01"), C("ADJUST"), 0)
@@ -390,11 +391,11 @@ def test_swap_is_an_exchange_give_as_many_as_you_take():
     assert hand(st, 0) == ["B02", "ADJUST"] and hand(st, 1) == ["B01"]
     # the random strategy only SWAPs with a seat it can exchange with
     for seed in range(60):
-        st = make_state(hands={0: ["SWAP", "B01", "ADJUST"], 1: [], 2: ["B02"], 3: []}, seed=seed)
+        st = make_state(hands={0: ["SWAP", "B01", "ADJUST"], 1: [], 2: ["B02"], 3: []}, seed=seed, draw=("B20",))
         act = S.random_action(st, 0, P0)
         assert M.action_legal(st, 0, *act, 0), act
     # swap_give=two (the other reading): give min(2, my cards) and take what the target has
-    st = make_state(hands=hands, rules={"swap_give": "two"})
+    st = make_state(hands=hands, rules={"swap_give": "two"}, draw=("B20",))
     assert [M.swap_size(st, 0, t) for t in (1, 2, 3)] == [2, 2, 2]
     assert M.action_legal(st, 0, L.SWAP, 2, C("B01"), C("ADJUST"), 0)
     M.swap(st, 0, 2, C("B01"), C("ADJUST"))
@@ -424,7 +425,8 @@ def test_draw_one_card_normally_two_after_an_action():
 
 
 def test_legality_checks():
-    st = make_state(hands={0: ["SWAP", "B01", "ADJUST"], 1: ["B02"], 2: ["B03", "B04"]}, pile=())
+    st = make_state(hands={0: ["SWAP", "B01", "ADJUST"], 1: ["B02"], 2: ["B03", "B04"]}, pile=(),
+                    draw=("B20",))  # a card to draw: swap_last_block does not bind
     assert not M.action_legal(st, 0, L.ADJUST, 0, 0, 0, 0)          # no tower
     assert not M.action_legal(st, 0, L.REMOVE, 0, 0, 0, 0)          # not held
     assert not M.action_legal(st, 0, L.SWAP, 0, C("B01"), -1, 0)    # target is me
@@ -452,7 +454,8 @@ def test_legality_checks():
 
 
 NEW_KNOBS = {"reshuffle_draw": ("three", "four"), "reshuffle_at": ("any_time", "never"),
-             "swap_give": ("match", "one"), "split_min_tower": (True, "maybe")}
+             "swap_give": ("match", "one"), "split_min_tower": (True, "maybe"),
+             "swap_last_block": ("keep", "never")}
 
 
 def test_new_knobs_are_typed_listed_and_refused_by_name():
@@ -563,19 +566,19 @@ def test_reference_action_order():
 def test_reference_swap_conditions_and_cards_given():
     ref = S.reference_action
     hands = {0: ["SWAP", "ADJUST", "B12", "B18"], 1: ["B06", "B07"]}
-    st = make_state(hands=hands, pile=TOWER5[:4])
+    st = make_state(hands=hands, pile=TOWER5[:4], draw=("B20",))
     assert ref(st, 0, P0) == (L.SWAP, 1, C("B18"), C("B12"))       # highest-code blocks first
-    st = make_state(hands={0: ["SWAP", "ADJUST", "REMOVE", "B12"], 1: ["B06", "B07"]}, pile=TOWER5[:4])
+    st = make_state(hands={0: ["SWAP", "ADJUST", "REMOVE", "B12"], 1: ["B06", "B07"]}, pile=TOWER5[:4], draw=("B20",))
     assert ref(st, 0, P0) == (L.SWAP, 1, C("B12"), C("ADJUST"))    # then lowest-code actions
-    st = make_state(hands={0: ["SWAP", "B12", "B18"], 3: ["B06", "B07"]}, pile=TOWER5[:4], rnd=1)
+    st = make_state(hands={0: ["SWAP", "B12", "B18"], 3: ["B06", "B07"]}, pile=TOWER5[:4], rnd=1, draw=("B20",))
     assert ref(st, 0, P0) == (L.SWAP, 3, C("B18"), C("B12"))       # next player, direction -1
-    st = make_state(hands={0: ["SWAP", "ADJUST", "B12", "B18"], 1: ["B06"]}, pile=TOWER5[:4])
+    st = make_state(hands={0: ["SWAP", "ADJUST", "B12", "B18"], 1: ["B06"]}, pile=TOWER5[:4], draw=("B20",))
     assert ref(st, 0, P0) == (L.SWAP, 1, C("B18"), -1)             # an exchange: 1 for 1
     for h, hs in ((3, {0: ["SWAP", "B12"], 1: ["B01"]}),            # h < 4
                   (4, {0: ["SWAP", "B02", "B12"], 1: ["B01"]}),     # holds a 1-point block
                   (4, {0: ["SWAP", "B12"], 1: []}),                 # next player's hand empty
                   (4, {0: ["SWAP"], 1: ["B01"]})):                  # nothing else to give
-        st = make_state(hands=hs, pile=TOWER5[:h])
+        st = make_state(hands=hs, pile=TOWER5[:h], draw=("B20",))
         assert ref(st, 0, P0)[0] == L.NO_ACTION, (h, hs)
 
 
@@ -615,7 +618,7 @@ def test_tactician_swaps_with_the_leader_not_just_the_next_seat():
              3: ["B07", "B09", "B10"]}
 
     def target(scores, rnd=0, hs=hands):
-        st = make_state(hands=hs, pile=TOWER5[:2], rnd=rnd)
+        st = make_state(hands=hs, pile=TOWER5[:2], rnd=rnd, draw=("B20",))
         st[L.S_SCORES:L.S_SCORES + 4] = scores
         return S.tactician_action(st, 0, tac)
 
@@ -647,6 +650,7 @@ MODEL_SETUPS = [  # (players, knobs): every player count, and the knobs that cha
     (6, {"hand_size": 4}),                                   # the whole deck dealt
     (3, {"hand_size": 6, "split_min_tower": "false", "points_split": "4,6,10"}),
     (2, {"base": 0, "max_rounds": 3}),                       # nothing falls: splits, the cap
+    (4, {"swap_last_block": "allow"}),                       # a SWAP may give the last block away
 ]
 MODEL_GAMES = 250     # per setup: 2250 games
 STEP_CAP = 100_000    # decisions a game may take before the test calls it stuck
@@ -885,8 +889,8 @@ def test_a_mid_turn_copy_plays_on_like_the_original():
                 if (g < 8 and mid == stop_at) or (ph in (L.D_SECOND, L.D_RESHUFFLE) and tested[ph] < 2):
                     tested[ph] += 1
                     a, b = st.copy(), st.copy()
-                    K.play_on(a, sids, params)
-                    K.play_on(b, sids, params)
+                    B.play_on(a, sids, params)
+                    B.play_on(b, sids, params)
                     assert a[L.S_PHASE] == DONE and np.array_equal(a, b), g
                     assert np.array_equal(unshaped(a), unshaped(whole)), g  # as if never interrupted
                     assert list(rows[0, :3]) == [a[L.S_LENGTH], a[L.S_UNFINISHED], a[L.S_MASK]]
@@ -894,3 +898,113 @@ def test_a_mid_turn_copy_plays_on_like_the_original():
             K.step(st, S.choose(int(sids[me]), st, me, tuple(params[me])))
         assert np.array_equal(unshaped(st), unshaped(whole)), g  # the Python-driven game too
     assert tested[L.D_BLOCK] >= 4 and tested[L.D_SECOND] and tested[L.D_RESHUFFLE], tested
+
+
+# ---------------------------------------------------------------- SWAP and the last block card
+# Issue 34: "Después de jugar una carta de acción, aún debes jugar una carta de bloqueo de tu
+# mano" -- after an action card you must still play a block card.  With the draw pile empty a
+# SWAP that gives away the last block card leaves nothing to play (seed 7, game 286, turn 17:
+# the round ended by the even split in mid-turn).  swap_last_block=keep (the default) forbids
+# it; allow is the old reading.
+
+TOWER14 = tuple(f"B{i:02d}" for i in range(1, 15))
+
+
+def swap_answers(st, me):
+    """The SWAP answers legal() lists for seat me's pending action decision."""
+    n = M.legal(st)
+    acts = [tuple(int(x) for x in st[L.S_ACTS + 4 * i:L.S_ACTS + 4 * i + 4]) for i in range(n)]
+    return n, [a for a in acts if a[0] == L.SWAP]
+
+
+def test_swap_may_not_give_away_the_last_block_card_when_none_can_be_drawn():
+    hands = {0: ["B15", "SWAP"], 1: ["ADJUST"], 2: ["B16", "B17"], 3: ["B18"]}
+    st = make_state(hands=hands, pile=TOWER14, rules=SAFE, prev=3, phase=L.D_ACTION)
+    assert GAME.resolve_rules({}, 4)["swap_last_block"] == "keep"
+    assert M.swap_size(st, 0, 1) == 1
+    # the acceptance check, the listing and the count agree: no SWAP at all
+    assert not any(M.action_legal(st, 0, L.SWAP, t, C("B15"), -1, 0) for t in (1, 2, 3))
+    n, swaps = swap_answers(st, 0)
+    assert swaps == [] and n == M.legal_count(st) == 1            # only "no action card"
+    with pytest.raises(ValueError):
+        K.step(st.copy(), (L.SWAP, 1, C("B15"), -1))
+    # the reference does not SWAP: it plays its block and the round goes on
+    assert S.reference_action(st, 0, P0) == S.NONE
+    assert not turn(st, 0)
+    assert pile(st)[-1] == "B15" and hand(st, 1) == ["ADJUST"] and st[L.S_EVC + L.EV_SPLIT] == 0
+
+    # with a card left to draw the same SWAP is legal (the hand draws up to a block card)
+    st = make_state(hands=hands, draw=("B19",), pile=TOWER14, rules=SAFE, prev=3, phase=L.D_ACTION)
+    assert M.action_legal(st, 0, L.SWAP, 1, C("B15"), -1, 0)
+    assert (L.SWAP, 1, C("B15"), -1) in swap_answers(st, 0)[1]
+
+    # swap_last_block=allow (the old reading): the SWAP gives B15 for ADJUST, no block card is
+    # left and nothing can be drawn: the round ends by the even split in the middle of the turn
+    allow = {**SAFE, "swap_last_block": "allow"}
+    st = make_state(hands=hands, pile=TOWER14, rules=allow, prev=3, phase=L.D_ACTION)
+    assert M.action_legal(st, 0, L.SWAP, 1, C("B15"), -1, 0)
+    n, swaps = swap_answers(st, 0)
+    assert (L.SWAP, 1, C("B15"), -1) in swaps and n == M.legal_count(st)
+    assert S.reference_action(st, 0, P0) == (L.SWAP, 1, C("B15"), -1)
+    assert turn(st, 0)                                               # the round ended
+    assert st[L.S_EVC + L.EV_SPLIT] == 1 and hand(st, 1) == ["B15"] and "ADJUST" in hand(st, 0)
+
+
+def test_swap_keeps_a_block_card_and_may_give_the_others():
+    # two blocks and an action card besides SWAP, an exchange of 2: every pair but the two
+    # blocks keeps a block card
+    hands = {0: ["SWAP", "ADJUST", "B12", "B13"], 1: ["B01", "B02"], 2: ["B03"], 3: []}
+    st = make_state(hands=hands, pile=TOWER5[:4], phase=L.D_ACTION)
+    assert not M.action_legal(st, 0, L.SWAP, 1, C("B12"), C("B13"), 0)
+    assert not M.action_legal(st, 0, L.SWAP, 1, C("B13"), C("B12"), 0)
+    assert M.action_legal(st, 0, L.SWAP, 1, C("B13"), C("ADJUST"), 0)
+    assert M.action_legal(st, 0, L.SWAP, 2, C("B13"), -1, 0)        # 1 for 1: one block left
+    n, swaps = swap_answers(st, 0)
+    assert n == M.legal_count(st)
+    to1 = {a[2:] for a in swaps if a[1] == 1}
+    assert to1 == {(b, c) for b in map(C, ("ADJUST", "B12", "B13")) for c in map(C, ("ADJUST", "B12", "B13"))
+                   if b != c} - {(C("B12"), C("B13")), (C("B13"), C("B12"))}
+    assert len([a for a in swaps if a[1] == 2]) == 3 and not [a for a in swaps if a[1] == 3]
+    # the reference gives its highest-code block, then an action card instead of its last block
+    assert S.reference_action(st, 0, P0) == (L.SWAP, 1, C("B13"), C("ADJUST"))
+    # the tactician (SWAP its only action card) keeps its last block: no SWAP with two blocks ...
+    tac = GAME.strategies["tactician"].row()
+    two = {0: ["SWAP", "B12", "B18"], 1: ["B01", "B02"], 2: ["B03", "B04"], 3: ["B05", "B06"]}
+    st = make_state(hands=two, pile=TOWER5[:2], phase=L.D_ACTION)
+    st[L.S_SCORES:L.S_SCORES + 4] = [0, 4, 17, 9]
+    assert S.tactician_action(st, 0, tac) == S.NONE
+    # ... and its hardest two of three
+    st = make_state(hands={**two, 0: ["SWAP", "B12", "B18", "B01"]}, pile=TOWER5[:2], phase=L.D_ACTION)
+    st[L.S_SCORES:L.S_SCORES + 4] = [0, 4, 17, 9]
+    assert S.tactician_action(st, 0, tac) == (L.SWAP, 2, C("B18"), C("B12"))
+    # the random strategy only plays listed SWAPs (uniform over the legal gives)
+    seen = set()
+    for seed in range(200):
+        st = make_state(hands=hands, pile=TOWER5[:4], seed=seed, phase=L.D_ACTION)
+        act = S.random_action(st, 0, P0)
+        assert M.action_legal(st, 0, *act, 0), act
+        if act[0] == L.SWAP:
+            seen.add(act[1:])
+    assert seen == {a[1:] for a in swaps}
+
+
+def test_swap_last_block_allow_plays_the_old_games():
+    """swap_last_block=allow restores the old rule: the same tally as before the knob
+    (the old goldens' 4-player reference self-play, seed 1, played under it now)."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    from cardlab.analysis.summary import summarize
+    from cardlab.sim import runner
+
+    root = Path(__file__).resolve().parent.parent
+    old = subprocess.run(["git", "show", "00e2753:tests/golden/block_tower/4p_reference.json"], cwd=root,
+                         capture_output=True, text=True)
+    if old.returncode != 0:
+        pytest.skip("the commit before the knob is not in this checkout")
+    want = json.loads(old.stdout)
+    got = json.loads(json.dumps(summarize(runner.run(
+        runner.make_setup("block_tower", 4, ["swap_last_block=allow"], "reference", 1), 20_000, 2))))
+    assert got["win_rate_by_seat"] == want["win_rate_by_seat"]
+    assert got["events_per_game"] == want["events_per_game"] and got["length"] == want["length"]

@@ -71,7 +71,7 @@ def test_setup_is_the_deal_then_the_opening(gid):
 @pytest.mark.parametrize("gid", GAMES)
 def test_arms_hold_the_card_or_none_and_conserve_cards(gid):
     game = get_game(gid)
-    M = game.model()
+    M, B = game.model(), game.binding()
     made = {ARM_IN: 0, ARM_OUT: 0}
     for players in (game.min_players, game.default_players, game.max_players):
         setup = runner.make_setup(gid, players, None, None, 5)
@@ -82,18 +82,18 @@ def test_arms_hold_the_card_or_none_and_conserve_cards(gid):
             deck = testing.card_census(game, nat, players)
             if gid != "five_towers":  # 5 Towers' give adds a start card to an empty tower
                 again = nat.copy()
-                M.after_give(again)  # nothing to follow on a deal nobody changed
+                B.after_give(again)  # nothing to follow on a deal nobody changed
                 assert np.array_equal(again, nat), f"{gid}: after_give changed a natural deal"
             for t in types[g % 3::3]:
                 for arm in (ARM_IN, ARM_OUT):
                     st = dealt(game, M, setup, g)
                     rng = np.zeros(4, dtype=np.int64)
                     seed_aside(rng, setup.seed, g, 7)
-                    if M.give_card(st, seat, t, arm, rng) == GAVE_NONE:
+                    if B.give_card(st, seat, t, arm, rng) == GAVE_NONE:
                         continue
                     made[arm] += 1
                     mine = start_cards(game, st, seat) + chimneys(game, st, seat)
-                    held = sum(bool(M.has_type(st, c, t)) for c in mine)
+                    held = sum(bool(B.has_type(st, c, t)) for c in mine)
                     assert (held >= 1) if arm == ARM_IN else (held == 0), (gid, g, t, arm, held)
                     assert testing.card_census(game, st, players) == deck, (gid, g, t, arm)
                     # every other seat's start zones keep their size
@@ -108,14 +108,14 @@ def test_arms_hold_the_card_or_none_and_conserve_cards(gid):
 def test_held_bits_follow_a_given_hand():
     """Skyscraper's card-power bits after a give: the types in each hand, exactly."""
     game = get_game("skyscraper")
-    M, L = game.model(), game.layout
+    M, B, L = game.model(), game.binding(), game.layout
     setup = runner.make_setup("skyscraper", 3, None, None, 2)
     for g in range(20):
         for arm in (ARM_IN, ARM_OUT):
             st = dealt(game, M, setup, g)
             rng = np.zeros(4, dtype=np.int64)
             seed_aside(rng, 2, g, 1)
-            M.give_card(st, g % 3, L.DOG, arm, rng)
+            B.give_card(st, g % 3, L.DOG, arm, rng)
             for s in range(3):
                 hand = st[L.S_HAND + s * L.NT:][:L.NT]
                 assert np.array_equal(st[L.S_HELD + s * L.NT:][:L.NT], (hand > 0).astype(np.int64))

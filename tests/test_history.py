@@ -241,3 +241,48 @@ def test_default_home_is_the_user_data_folder(monkeypatch, tmp_path):
     assert H.db_path() == tmp_path / "cardlab" / "history.duckdb"
     monkeypatch.delenv("XDG_DATA_HOME")
     assert H.db_path() == H.Path.home() / ".local" / "share" / "cardlab" / "history.duckdb"
+
+
+def _isolated_home(monkeypatch, tmp_path):
+    """HOME, XDG_DATA_HOME and CARDLAB_HOME all under tmp_path: wherever a run could record,
+    it is in there."""
+    for var, sub in (("HOME", "home"), ("XDG_DATA_HOME", "xdg"), ("CARDLAB_HOME", "cardlab_home")):
+        (tmp_path / sub).mkdir()
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    monkeypatch.delenv(H.ENV, raising=False)
+    return tmp_path / "cardlab_home" / H.DB_NAME
+
+
+def _history_files(root):
+    return sorted(p for p in root.rglob("*") if p.name.startswith("history"))
+
+
+def test_the_history_switch_turns_recording_off(monkeypatch, tmp_path):
+    """CARDLAB_HISTORY=off (or 0, false, no) records nothing for any command; unset, the
+    same command records (so the switch is what stops it)."""
+    db = _isolated_home(monkeypatch, tmp_path)
+    args = [sys.executable, "-m", "cardlab.cli", "simulate", "skyscraper", "--games", "50", "--json"]
+    for value in ("off", "0", "FALSE", "no"):
+        p = subprocess.run(args, env={**os.environ, H.ENV: value}, capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+    assert _history_files(tmp_path) == []
+    assert H.recording_on()                               # unset: on
+    monkeypatch.setenv(H.ENV, "off")
+    assert H.recording_on() is False and H.record_run("simulate", {"game": "skyscraper"}) is None
+    monkeypatch.delenv(H.ENV)
+    p = subprocess.run(args, env=dict(os.environ), capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert db.is_file()                                   # the control: without it, recorded
+
+
+def test_check_game_never_writes_the_run_history(monkeypatch, tmp_path):
+    """The conformance kit runs `cardlab simulate` in processes of its own (compiled and plain
+    Python): from Python, with HOME, XDG_DATA_HOME and CARDLAB_HOME pointed at a temporary
+    folder and no switch set, check_game leaves no history file anywhere there, and puts
+    the environment back as it was."""
+    from cardlab.sim.testing import check_game
+
+    _isolated_home(monkeypatch, tmp_path)
+    check_game("skyscraper", only=["compiled_equals_python", "json_identity"])
+    assert _history_files(tmp_path) == []
+    assert H.ENV not in os.environ and H.recording_on()

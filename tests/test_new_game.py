@@ -108,6 +108,7 @@ def test_the_plan_renders_every_template_and_registers_the_game(small_root):
     written = {f.relative_to(small_root).as_posix(): text for f, text in p.files}
     assert set(written) == {"sim/crazy_eights_two/__init__.py", "sim/crazy_eights_two/layout.py",
                             "sim/crazy_eights_two/moves.py", "sim/crazy_eights_two/kernel.py",
+                            "sim/crazy_eights_two/binding.py",
                             "strategies/crazy_eights_two.py", "docs/rules/crazy_eights_two.md",
                             "tests/test_crazy_eights_two_rules.py"}
     for path, text in written.items():
@@ -115,6 +116,10 @@ def test_the_plan_renders_every_template_and_registers_the_game(small_root):
         if path.endswith(".py"):
             ast.parse(text, path)
     assert "class CrazyEightsTwo(Game):" in written["sim/crazy_eights_two/__init__.py"]
+    # the rules never import the strategies; the binding is the game's one module that does
+    for rules in ("kernel", "moves", "layout"):
+        assert "cardlab.strategies" not in written[f"sim/crazy_eights_two/{rules}.py"], rules
+    assert "from cardlab.strategies.crazy_eights_two import" in written["sim/crazy_eights_two/binding.py"]
     assert 'test_conformance = conformance_tests("crazy_eights_two")' in \
         written["tests/test_crazy_eights_two_rules.py"]
     edits = {f.name: new for f, _, new in p.edits}
@@ -126,6 +131,22 @@ def test_the_plan_renders_every_template_and_registers_the_game(small_root):
     old = tomllib.loads((small_root / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert py["packages"] == old["packages"] + ["cardlab.sim.crazy_eights_two"]
     assert {k: v for k, v in py.items() if k != "packages"} == {k: v for k, v in old.items() if k != "packages"}
+
+
+def test_the_game_joins_the_import_contract(small_root):
+    """With the checkout's .importlinter, the plan adds the game's binding, kernel, moves and
+    layout to their layers and its Game class to the game-rules contract."""
+    shutil.copy(ROOT / ".importlinter", small_root / ".importlinter")
+    p = NG.plan("tiny", small_root)
+    old = (small_root / ".importlinter").read_text()
+    new = {f.name: text for f, _, text in p.edits}[".importlinter"]
+    added = sorted(set(new.split()) - set(old.split()))
+    assert added == ["cardlab.sim.tiny", "cardlab.sim.tiny.binding", "cardlab.sim.tiny.kernel",
+                     "cardlab.sim.tiny.layout", "cardlab.sim.tiny.moves"], added
+    for part in ("binding", "kernel", "moves", "layout"):
+        line = next(x for x in new.splitlines() if f"cardlab.sim.tiny.{part}" in x)
+        assert line.rstrip().endswith(f" | cardlab.sim.tiny.{part}") and f"cardlab.sim.skyscraper.{part}" in line
+    assert "    cardlab.sim.three_up\n    cardlab.sim.tiny\nforbidden_modules" in new
 
 
 def test_a_class_name_never_shadows_what_the_game_module_imports():
@@ -153,6 +174,7 @@ def project_copy(dest: Path) -> Path:
     for d in ("cardlab", "sim", "strategies", "analysis"):
         shutil.copytree(ROOT / d, dest / d, ignore=skip)
     shutil.copy(ROOT / "pyproject.toml", dest / "pyproject.toml")
+    shutil.copy(ROOT / ".importlinter", dest / ".importlinter")
     for d in ("sim", "strategies", "analysis"):
         (dest / "cardlab" / d).symlink_to(Path("..") / d, target_is_directory=True)
     return dest
@@ -171,10 +193,11 @@ def test_the_new_game_passes_every_conformance_check_from_the_first_run(tmp_path
     assert p.returncode == 0, p.stderr
     out = p.stdout
     for f in ("sim/tiny_cards/__init__.py", "sim/tiny_cards/layout.py", "sim/tiny_cards/moves.py",
-              "sim/tiny_cards/kernel.py", "strategies/tiny_cards.py", "docs/rules/tiny_cards.md",
+              "sim/tiny_cards/kernel.py", "sim/tiny_cards/binding.py", "strategies/tiny_cards.py",
+              "docs/rules/tiny_cards.md",
               "tests/test_tiny_cards_rules.py", "tests/golden/traces/tiny_cards.jsonl"):
         assert f"  {f}\n" in out and (root / f).is_file(), f
-    assert "registered it in sim/registry.py and pyproject.toml" in out
+    assert "registered it in sim/registry.py and pyproject.toml and .importlinter" in out
     assert "python -m pytest -q tests/test_tiny_cards_rules.py" in out and "docs/adding_a_game.md" in out
     # registered: the copy's registry lists it and builds its Game (other games are not imported)
     code = ("from cardlab.sim.registry import game_ids, get_game; "
@@ -190,6 +213,13 @@ def test_the_new_game_passes_every_conformance_check_from_the_first_run(tmp_path
     from cardlab.sim.testing import CHECKS
 
     assert f"{len(CHECKS) + 8} passed" in tail, tail  # every check, and the eight rule tests
+    # the new game keeps the import contract, which now names its modules (the copy's
+    # cardlab/ links its package folders in, so import-linter reads it as installed)
+    code = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    lint = subprocess.run([sys.executable, "-c", code, ".importlinter", "--no-cache"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert lint.returncode == 0 and " 0 broken" in lint.stdout, lint.stdout[-3000:] + lint.stderr[-1000:]
+    assert "cardlab.sim.tiny_cards.binding" in (root / ".importlinter").read_text()
     again = subprocess.run([sys.executable, "-m", "cardlab.cli", "new-game", "tiny_cards"], cwd=root,
                            env=env, capture_output=True, text=True, timeout=120)
     assert again.returncode == 2 and "game 'tiny_cards' already exists" in again.stderr

@@ -173,7 +173,7 @@ def test_every_game_traces_open_in_the_viewer():
         assert "</script>" not in render_replay(lines).split('id="trace-data">')[1].split("</script>")[0]
         # a seat's words hide what `cardlab play` hides from that seat (its seen_cards rule)
         from cardlab.play import mask_event, seen_cards
-        from cardlab.play_words import describe_event
+        from cardlab.analysis.play_words import describe_event
 
         events, P = lines[1:-1], d["players"]
         for s in range(P):

@@ -384,8 +384,39 @@ def test_variant_tables_show_spread_and_card_power_per_variant():
     spread = max(v["win_rate_by_seat"]) - min(v["win_rate_by_seat"])
     assert rows[0][0] == "as run (deck=seed74)" and rows[1][6] == f"{100 * spread:.1f} points"
     head, cards = variant_card_rows(s, [("deck=published84", v)])
-    assert head == ("card", "as run (deck=seed74)", "deck=published84")
+    assert head == ("card", "as run (deck=seed74)", "deck=published84 (unverified deck)")
     by = {c["card"]: c for c in v["card_power"]}
     clr2 = next(r for r in cards if r[0] == "CLR2")
     assert clr2[2].startswith(f"{100 * by['CLR2']['iwd']:+.1f}")
     assert len(cards) == len([c for c in s["card_power"] if c["iwd"] is not None])
+
+
+def test_the_unverified_deck_carries_its_caveat_in_the_variant_tables():
+    """Issue 34: 3UP's published84 deck is an unverified composition; wherever the report's
+    rule-variant tables show it (a variant, or the run's own deck) its label is tagged and
+    the caveat is printed under the table, in report.md and index.html."""
+    from cardlab.analysis.report import render_html, render_md, variant_notes, variant_rows
+    from cardlab.analysis.summary import summarize
+    from cardlab.sim import runner
+    from cardlab.sim.runner import make_setup
+
+    s = summarize(runner.run(make_setup("three_up", 4, None, None, 2), 300, jobs=1))
+    v = summarize(runner.run(make_setup("three_up", 4, ["deck=published84"], None, 2), 300, jobs=1))
+    variants = [("deck=published84", v)]
+    rows = variant_rows(s, variants)
+    assert [r[0] for r in rows] == ["as run (deck=seed74)", "deck=published84 (unverified deck)"]
+    notes = variant_notes(s, variants)
+    assert len(notes) == 1 and "unverified composition" in notes[0] and "what-if" in notes[0]
+    md = render_md(s, "verdict", [], "cmd", variants=variants)
+    html_text = render_html(s, "verdict", [], "cmd", variants=variants)
+    for text in (md, html_text):
+        table_at = text.index("Rule variants")
+        assert text.index("unverified composition", table_at) > text.index("deck=published84 (unverified deck)")
+    # the run on published84 itself, compared with seed74: its "as run" row carries it
+    back = [("deck=seed74", s)]
+    rows = variant_rows(v, back)
+    assert [r[0] for r in rows] == ["as run (deck=published84) (unverified deck)", "deck=seed74"]
+    assert variant_notes(v, back) == notes
+    # a table without the deck says nothing of it
+    assert variant_notes(s, [("deck=seed74", s)]) == []
+

@@ -45,7 +45,7 @@ def wins_anyway(game, st, act, me) -> bool:
     for world in [st] + [game.determinize(st, me, rng) for _ in range(4)]:
         w = world.copy()
         game.model().step(w, act)
-        game.model().play_on(w, sids, params)
+        game.binding().play_on(w, sids, params)
         if not (int(w[game.layout.S_MASK]) >> me) & 1:
             return False
     return True
@@ -93,7 +93,7 @@ def test_mcts_takes_a_win_that_is_on_the_table(game_id):
     game, found = winning_positions(game_id)
     if not found:
         pytest.skip(f"{game_id}: no position in 200 random games offers a sure one-move win")
-    decide = game.model().search_decide
+    decide = game.binding().search_decide
     for st, me, good in found:
         p = game.all_strategies["mcts"].row()  # the default budget
         act = tuple(int(x) for x in decide(st.copy(), me, p))
@@ -151,7 +151,7 @@ def test_mcts_does_not_hand_the_next_seat_a_win(game_id):
     if not found:
         pytest.skip(f"{game_id}: no position in 60 random games lets a move hand the next seat a "
                     "sure win where another move still wins")
-    decide = game.model().search_decide
+    decide = game.binding().search_decide
     for st, me, bad in found:
         p = game.all_strategies["mcts"].row()  # the default budget
         act = tuple(int(x) for x in decide(st.copy(), me, p))
@@ -226,7 +226,7 @@ SEARCH_SEEDS = (None, 101, 102)
 def mcts_move(game, st, me):
     """The default ``mcts`` (its default budget) at seat ``me``."""
     p = game.all_strategies["mcts"].row()
-    return tuple(int(x) for x in game.model().search_decide(st.copy(), me, p))
+    return tuple(int(x) for x in game.binding().search_decide(st.copy(), me, p))
 
 
 def assert_does_not_hand(game, st, me, players, rules=None, still_wins=()):
@@ -439,7 +439,7 @@ def test_trust_keeps_mcts_to_its_heuristic_unless_the_search_finds_better():
     one by that many standard errors, so it agrees with the reference far more often than
     the plain most-visited rule; a huge ``trust`` agrees nearly always."""
     game = get_game("three_up")
-    M = game.model()
+    B = game.binding()
     mcts = game.all_strategies["mcts"]
     ref = game.all_strategies["reference"]
 
@@ -449,10 +449,10 @@ def test_trust_keeps_mcts_to_its_heuristic_unless_the_search_finds_better():
     _, found = random_positions("three_up", 30, 20, 11, pick)
     agree = Counter()
     for st, me, _ in found:
-        answer = tuple(int(x) for x in M.choose(ref.id, st.copy(), me, ref.row()))
+        answer = tuple(int(x) for x in B.choose(ref.id, st.copy(), me, ref.row()))
         for trust in (0, 1, 10):
             p = mcts.row({"trust": trust, "iterations": 96})
-            agree[trust] += tuple(int(x) for x in M.search_decide(st.copy(), me, p)) == answer
+            agree[trust] += tuple(int(x) for x in B.search_decide(st.copy(), me, p)) == answer
     n = len(found)
     assert n == 30
     assert agree[10] >= 0.9 * n, agree
@@ -591,12 +591,12 @@ def test_block_towers_quick_wide_nodes_decide_as_the_generic_search():
     from numba import njit
 
     from cardlab.sim import search
-    from cardlab.sim.block_tower import kernel as K
+    from cardlab.sim.block_tower import binding as B
 
     @njit(nogil=True)
     def generic(st, me, p):
-        return search.decide(st, me, p, K.RPAR, K.ENGINE, K.choose, K.step, K.legal, K.REDEAL, K.no_table_cards,
-                             K.no_table_put, K.restrict_bits, search.listed, K.legal, False)
+        return search.decide(st, me, p, B.RPAR, B.ENGINE, B.choose, B.step, B.legal, B.REDEAL, B.no_table_cards,
+                             B.no_table_put, B.restrict_bits, search.listed, B.legal, False)
 
     game = get_game("block_tower")
     mcts = game.all_strategies["mcts"]
@@ -610,7 +610,7 @@ def test_block_towers_quick_wide_nodes_decide_as_the_generic_search():
                    {"iterations": 40, "widen": 3}):
         p = mcts.row(params)
         for st, me, _ in found:
-            quick = tuple(int(x) for x in game.model().search_decide(st.copy(), me, p))
+            quick = tuple(int(x) for x in game.binding().search_decide(st.copy(), me, p))
             assert quick == tuple(int(x) for x in generic(st.copy(), me, p)), params
 
 

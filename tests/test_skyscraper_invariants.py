@@ -301,10 +301,11 @@ def test_knob_sets_conserve_cards(kernel, sets):
 
 
 def _python_game(setup, index):
-    """The game played on through the model's ``play_on`` with the shortcut switched off
+    """The game played on through the binding's ``play_on`` with the shortcut switched off
     (the kernel otherwise jumps to the turn cap once a whole round changes nothing): the
     row it should have produced."""
     from cardlab.sim.skyscraper import kernel as K
+    from cardlab.sim.skyscraper import binding as B
 
     rv, sids, params = setup.arrays()
     # the rules and a generator seeded for (seed, index) in st, as run_games does
@@ -312,7 +313,7 @@ def _python_game(setup, index):
     np.testing.assert_array_equal(st[L.S_RULES:L.S_RULES + L.N_RULES], rv)
     st[L.S_SHORTCUT_OFF] = 1
     K.setup(st)
-    K.play_on(st, sids, params)
+    B.play_on(st, sids, params)
     P = setup.players
     row = np.zeros(GAME.row_width, np.int64)
     row[:3] = st[L.S_LENGTH], st[L.S_UNFINISHED], st[L.S_MASK]

@@ -8,6 +8,7 @@ from cardlab.sim import runner
 from cardlab.sim.schema import DONE
 from cardlab.sim.skyscraper import GAME
 from cardlab.sim.skyscraper import kernel as K
+from cardlab.sim.skyscraper import binding as B
 from cardlab.sim.skyscraper import layout as L
 
 from skyscraper_helpers import card_census, deck_census, new_state
@@ -125,8 +126,8 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(strategies):
         if copy is None:
             continue
         other = copy.copy()
-        K.play_on(st, sids, params)
-        K.play_on(other, sids, params)
+        B.play_on(st, sids, params)
+        B.play_on(other, sids, params)
         np.testing.assert_array_equal(st, other)
         row = fast.rows[g]
         assert (st[L.S_LENGTH], st[L.S_UNFINISHED], st[L.S_MASK]) == tuple(row[:3]), g

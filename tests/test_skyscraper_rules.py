@@ -9,6 +9,7 @@ import pytest
 
 from cardlab.sim.skyscraper import GAME
 from cardlab.sim.skyscraper import kernel as K
+from cardlab.sim.skyscraper import binding as B
 from cardlab.sim.skyscraper import layout as L
 from cardlab.sim.skyscraper import moves as M
 from cardlab.strategies import skyscraper as S
@@ -54,7 +55,7 @@ def turn(st, me, sid=0) -> bool:
     """One seat's whole turn (draw, play with strategy ``sid`` at every seat, refill)."""
     players = int(st[L.R_PLAYERS])
     sids, params = strategy_arrays(sid, players)
-    return bool(K.play_turn(st, sids, params, me))
+    return bool(B.play_turn(st, sids, params, me))
 
 
 def ref(st, me=0):
@@ -856,3 +857,50 @@ def test_greedy_steal_1_steals_only_after_a_natural_pair_and_before_a_joker():
     assert tuple(int(x) for x in choose(2, st, 0, on)) == (L.A_STEAL, 1, 0, F[7])
     # the defaults (steal=0) build with the joker instead
     assert tuple(int(x) for x in choose(2, st, 0, tuple(params[0]))) == (L.A_BUILD, F[7], L.J, 2)
+
+
+# ---------------------------------------------------------------- aggressive and defensive, as described
+# Issue 34: their descriptions said "skips the leader" and "keeps attacks for a rival close to
+# winning"; the code was right and the words now say what it does.  These positions pin the
+# behaviour the help describes (`cardlab strategies skyscraper`).
+
+
+def strat(name, st, me=0, **over):
+    s = GAME.strategies[name]
+    return tuple(int(x) for x in choose(s.id, st, me, tuple(s.row(over))))
+
+
+def test_defensive_steals_without_a_natural_pair_even_from_a_short_tower():
+    # the rival has 1 floor of 5 (no threat: threat=2 means 3+ floors); no natural pair in
+    # hand (a joker could build): defensive steals card 0 (the 3) with its 6
+    st = make_state(2, hands={0: ["F6", "J", "F1"]}, towers={1: [fl("F3", "F6")]})
+    assert strat("defensive", st) == (L.A_STEAL, 1, 0, F[6])
+    assert "steals a floor card" in GAME.strategies["defensive"].help
+    # with a natural pair it builds first
+    st = make_state(2, hands={0: ["F6", "F3", "F1"]}, towers={1: [fl("F3", "F6")]})
+    assert strat("defensive", st) == (L.A_BUILD, F[3], F[6], 0)
+    # the demolition cards wait for a threat: a guarded, short rival tower is left alone ...
+    st = make_state(2, hands={0: ["BALL", "SHAKE", "F1"]}, towers={1: [fl("F3", "F6", dogs=1)]})
+    assert strat("defensive", st) == STOP
+    # ... a rival within threat floors of winning is hit (the ball on its top floor)
+    st = make_state(2, hands={0: ["BALL", "SHAKE", "F1"]}, towers={1: [fl("F3", "F6", dogs=1)] * 3})
+    assert strat("defensive", st) == (L.A_BALL, 1, 0, 0)
+
+
+def test_aggressive_with_three_players_may_skip_a_seat_that_is_not_the_leader():
+    # seat 2 leads (2 floors, guarded: no steal, no hammer); seat 1, next, has none
+    towers = {1: [], 2: [fl("F3", "F6"), fl("F2", "F7", dogs=1)]}
+    st = make_state(3, hands={0: ["SHAKE", "F1"]}, towers=towers)
+    assert strat("aggressive", st) == (L.A_SHAKE, 0, 0, 0)        # skips seat 1, not the leader
+    act(st, 0, L.A_SHAKE)
+    assert skips(st, 3) == [0, 1, 0]
+    # the truck (every opponent) comes before that fallback ...
+    st = make_state(3, hands={0: ["SHAKE", "TRUCK", "F1"]}, towers=towers)
+    assert strat("aggressive", st) == (L.A_TRUCK, 0, 0, 0)
+    # ... and a milkshake is first when the leader is the next seat
+    st = make_state(3, hands={0: ["SHAKE", "TRUCK", "F1"]}, towers={1: towers[2], 2: []})
+    assert strat("aggressive", st) == (L.A_SHAKE, 0, 0, 0)
+    # below skip_floors no skip at all
+    st = make_state(3, hands={0: ["SHAKE", "F1"]}, towers=towers)
+    assert strat("aggressive", st, skip_floors=3) == STOP
+    assert "skips the next seat even when that seat is not the leader" in GAME.strategies["aggressive"].help

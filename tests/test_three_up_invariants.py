@@ -145,6 +145,15 @@ def check_game(st, row, setup, rv):
                 while kinds[j] == L.EV_DRAW and ev[j, 4] == 1:
                     j -= 1
                 assert kinds[j] == L.EV_CLEAR and ev[j, 3] in (L.WHY_CLR1, L.WHY_CLR2)
+        elif k == L.EV_STOP:  # an extra discard from the hand declined (extra_discards, issue 34)
+            assert rules["extra_discards"] == "hand_optional" and a >= 1
+            z = slice(L.S_DRAW_N, L.S_PHASE)  # every counter and zone: no card moved
+            assert prev[L.S_HAND_N + me] > 0 and np.array_equal(cur[z], prev[z])
+            j = i - 1  # a Clear +1/+2 earlier in this turn owed it
+            while not (kinds[j] == L.EV_CLEAR and ev[j, 3] in (L.WHY_CLR1, L.WHY_CLR2)):
+                assert int(ev[j, 2]) == tn
+                j -= 1
+            assert int(ev[j, 2]) == tn
         else:
             raise AssertionError(f"event {k} after the deal")
     # every turn has events; a turn not ending with a pick-up draws back up to 3
@@ -189,6 +198,7 @@ SETUPS = [
     (4, "random,lowest:pickup_pile_max=6", ("must_play_if_able=false", "draw_after_pickup=true",
                                             "max_turns=300")),
     (2, "dumper", ("max_turns=150",)),
+    (4, "random,dumper", ("extra_discards=compulsory", "max_turns=300")),   # the old reading
     (3, "reference,dumper:ties_high=1,clearer:clear_at=1",
      ("copies=3", "max_number=13", "clear2_copies=0", "deck=published84")),
 ]
@@ -215,6 +225,8 @@ def test_raw_snapshots(kernel, players, strategies, sets):
         assert seen[k] > 0
     if strategies == "reference" and not sets:
         assert seen[L.EV_DOWN] > 0
+    if ("random" in strategies or "lowest" in strategies) and "extra_discards=compulsory" not in sets:
+        assert seen[L.EV_STOP] > 0  # they decline extra discards (issue 34)
 
 
 def _codes_census(z):

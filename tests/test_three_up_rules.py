@@ -21,6 +21,7 @@ from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
 from cardlab.sim.three_up import GAME
 from cardlab.sim.three_up import kernel as K
+from cardlab.sim.three_up import binding as B
 from cardlab.sim.three_up import layout as L
 from cardlab.sim.three_up import moves as M
 from cardlab.strategies import three_up as S
@@ -146,7 +147,7 @@ def actions(st):
 
 def turn(st, me, name="reference", **over):
     sids, params = arrays(name, **over)
-    K.play_turn(st, sids, params, me)
+    B.play_turn(st, sids, params, me)
 
 
 P0 = (0.0,) * 8  # a strategy's parameter values (all zero)
@@ -324,7 +325,8 @@ def test_the_optional_draw_can_be_declined():
         optional = [e for e in ev if e[0] == "draw" and e[3] == 1]
         seen.add(len(optional))
         assert [e[0] for e in ev[:2]] == ["play", "clear"]
-        assert ev[2][0] == "play" if not optional else ev[2] == optional[0]
+        # (random may also decline the extra discard itself: extra_discards=hand_optional)
+        assert ev[2][0] in ("play", "stop") if not optional else ev[2] == optional[0]
         counts_match(st)
     assert seen == {0, 1}
 
@@ -672,6 +674,7 @@ MODEL_SETUPS = [  # (players, knobs): every rule branch the step function has
     (5, {"must_play_if_able": False, "draw_after_pickup": True}),
     (6, {"equal_is_legal": False, "clear_run": 2}),
     (4, {"copies": 3, "max_number": 13, "clear2_copies": 4, "clear1_copies": 5}),
+    (3, {"extra_discards": "compulsory", "clear2_copies": 6}),   # the old reading, long chains
 ]
 
 
@@ -789,7 +792,7 @@ def test_an_illegal_answer_raises_with_the_decision_seat_and_values():
     st[L.S_HAND_N] = 5
     sids, params = arrays()
     with pytest.raises(ValueError) as e:
-        K.play_on(st, sids, params)
+        B.play_on(st, sids, params)
     assert e.value.args == (ILLEGAL, "up cards", "mask", 0, S.reference_up(st, 0, P0))
 
 
@@ -820,8 +823,8 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(strategies):
         if copy is None:
             continue
         other = copy.copy()
-        K.play_on(st, sids, params)
-        K.play_on(other, sids, params)
+        B.play_on(st, sids, params)
+        B.play_on(other, sids, params)
         np.testing.assert_array_equal(st, other)
         row = fast[g]
         assert (st[L.S_LENGTH], st[L.S_UNFINISHED], st[L.S_MASK]) == tuple(row[:3]), g
@@ -893,7 +896,7 @@ def test_the_hand_masks_follow_every_re_deal_and_stay_their_owners():
         for t in (0, 4, L.T_CLR, L.T_CLR2):
             for arm in (0, 1):
                 st = L.S.new_state(rv)
-                if K.give_state(st, 7, g, g % 4, t, arm):
+                if B.give_state(st, 7, g, g % 4, t, arm):
                     hand_masks_match(st, 4)
                     given += 1
     assert given > 40
@@ -905,3 +908,121 @@ def test_the_hand_masks_follow_every_re_deal_and_stay_their_owners():
 
     with pytest.raises(HonestyError, match="peeks"):
         check_honesty("three_up", decisions=300, strategies=["reference"], choose=peeks_at_masks)
+
+
+# ---------------------------------------------------------------- optional extra discards
+# Issue 34: the seed text says a Clear +1 "allows" the same player to discard again and
+# gives the pick-up penalty only for a Clear +2 played from the up or down cards ("if the
+# third discard is lower than the second, the player must pick up the whole pile").
+# extra_discards=hand_optional (the default): an extra discard from the hand may be
+# declined (A_STOP: the chain ends, the turn goes on to the draw); from the up and down
+# cards it stays compulsory.  compulsory is the old reading.
+
+STOP = (L.A_STOP, 0, 0, 0)
+COMPULSORY = {"extra_discards": "compulsory"}
+
+
+def in_chain(st, me=0, owed=1):
+    """Seat me owes an extra discard (a Clear +1/+2's) and is asked for it."""
+    st[L.S_PHASE] = L.D_DISCARD
+    st[L.S_ACTOR] = me
+    st[L.S_OWED] = owed
+    st[L.S_EXTRA] = 1
+    return st
+
+
+def answers(st):
+    n = M.legal(st)
+    return [tuple(int(x) for x in st[L.S_ACTS + 4 * i:L.S_ACTS + 4 * i + 4]) for i in range(n)]
+
+
+def test_extra_discards_knob():
+    assert GAME.resolve_rules({}, 4)["extra_discards"] == "hand_optional"
+    with pytest.raises(InputError, match=r"'extra_discards'.*compulsory, hand_optional") as e:
+        GAME.resolve_rules({"extra_discards": "optional"}, 4)
+    assert "\n" not in str(e.value)
+    v = GAME.rules_vector(GAME.resolve_rules(COMPULSORY, 4), 4)
+    assert v[L.R_EXTRA_OPT - L.S_RULES] == 0
+    assert GAME.rules_vector(GAME.resolve_rules({}, 4), 4)[L.R_EXTRA_OPT - L.S_RULES] == 1
+
+
+def test_an_extra_discard_from_the_hand_may_be_declined():
+    # mid-chain: a 3 in hand against a 7 -- no discard is legal
+    st = in_chain(make_state(hands={0: ["3"]}, pile=["7", "7"]))
+    assert M.is_legal(st, *STOP) and M.is_legal(st, PICK, 0, 0, 0)
+    assert answers(st) == [(PICK, 0, 0, 0), STOP]
+    assert S.reference_discard(st, 0, P0) == STOP                       # rather than pick up
+    # a legal discard too: the stop is still a choice (the text: Clear +1 "allows")
+    st = in_chain(make_state(hands={0: ["3", "9"]}, pile=["7"]))
+    assert answers(st) == [(PLAY, T("9"), 1, 0), STOP]
+    assert S.reference_discard(st, 0, P0) == (PLAY, T("9"), 1, 0)       # plays when it can
+    # not the turn's first discard (nothing to decline), and not with the old reading
+    st = make_state(hands={0: ["3"]}, pile=["7"])
+    st[L.S_PHASE], st[L.S_ACTOR], st[L.S_OWED] = L.D_DISCARD, 0, 1
+    assert not M.is_legal(st, *STOP) and STOP not in answers(st)
+    st = in_chain(make_state(hands={0: ["3"]}, pile=["7"], rules=COMPULSORY))
+    assert not M.is_legal(st, *STOP) and answers(st) == [(PICK, 0, 0, 0)]
+    assert S.reference_discard(st, 0, P0) == (PICK, 0, 0, 0)
+    with pytest.raises(ValueError):
+        K.step(st, STOP)
+
+
+def test_an_extra_discard_from_the_up_cards_stays_compulsory():
+    # hand and draw pile empty: the extra discard comes from the up cards, and the text's
+    # penalty holds -- no up card fits: pick up, no stop
+    st = in_chain(make_state(up={0: ["2", "2", "5"]}, pile=["7"]))
+    assert not M.is_legal(st, *STOP) and answers(st) == [(PICK, 0, 0, 0)]
+    assert S.reference_discard(st, 0, P0) == (PICK, 0, 0, 0)
+    st = in_chain(make_state(up={0: ["2", "9", "5"]}, pile=["7"]))
+    assert answers(st) == [(PLAY, T("9"), 1, 0)]
+
+
+@pytest.mark.parametrize("rules,hand_after,pile_after,last", [
+    ({}, ["3"], ["7", "7"], "stop"),                            # the chain ends, nothing picked up
+    (COMPULSORY, ["3", "7", "7"], [], "pickup"),                # the old reading: a pick-up
+])
+def test_a_failed_second_extra_discard_of_a_clear_two(rules, hand_after, pile_after, last):
+    # dumper plays the Clear +2, then its biggest multiple (7, 7) on the empty pile; its
+    # second extra discard has nothing >= 7 in hand
+    st = make_state(hands={0: ["CLR2", "7", "7", "3"]}, pile=["10"], capacity=40, rules=rules)
+    turn(st, 0, "dumper")
+    assert actions(st) == ["play", "clear", "play", last]
+    assert hand(st, 0) == hand_after and pile(st) == pile_after
+    if last == "stop":
+        assert events(st)[-1][2] == 1 and st[L.S_STOPPED] == 1      # one extra discard declined
+    assert st[L.S_PICKC + L.P_FORCED] == (last == "pickup")
+
+
+def test_strategies_answer_the_optional_extra_discard():
+    # no number fits: lowest keeps its Clear (a rescue) and stops; dumper and clearer
+    # spend their strongest Clear; with the old reading lowest spends the Clear too
+    st = in_chain(make_state(hands={0: ["3", "CLR"]}, pile=["7"]))
+    low = GAME.strategies["lowest"].row()
+    assert S.lowest_discard(st, 0, low) == STOP
+    assert S.dumper_discard(st, 0, GAME.strategies["dumper"].row()) == (PLAY, T("CLR"), 1, 0)
+    assert S.clearer_discard(st, 0, GAME.strategies["clearer"].row()) == (PLAY, T("CLR"), 1, 0)
+    st = in_chain(make_state(hands={0: ["3", "CLR"]}, pile=["7"], rules=COMPULSORY))
+    assert S.lowest_discard(st, 0, low) == (PLAY, T("CLR"), 1, 0)
+    # nothing at all to play: every heuristic stops rather than pick up
+    st = in_chain(make_state(hands={0: ["3"]}, pile=["7"]))
+    for name, fn in (("lowest", S.lowest_discard), ("dumper", S.dumper_discard),
+                     ("clearer", S.clearer_discard), ("reference", S.reference_discard)):
+        assert fn(st, 0, GAME.strategies[name].row()) == STOP, name
+    # random: uniform over the legal answers -- here the stop and the pick-up
+    seen = Counter()
+    for seed in range(60):
+        st = in_chain(make_state(hands={0: ["3"]}, pile=["7"]))
+        seed_game(st, seed, 0)
+        act = tuple(int(x) for x in S.random_discard(st, 0, P0))
+        assert M.is_legal(st, *act), act
+        seen[act] += 1
+    assert set(seen) == {STOP, (PICK, 0, 0, 0)}
+    # ... and the stop beside the legal discards
+    seen = Counter()
+    for seed in range(80):
+        st = in_chain(make_state(hands={0: ["3", "9", "9"]}, pile=["7"]))
+        seed_game(st, seed, 0)
+        act = tuple(int(x) for x in S.random_discard(st, 0, P0))
+        assert M.is_legal(st, *act), act
+        seen[act] += 1
+    assert set(seen) == {(PLAY, T("9"), 1, 0), (PLAY, T("9"), 2, 0), STOP}

@@ -5,7 +5,8 @@ Rules: ``docs/rules/block_tower.md`` (our page, with the decisions we took) and
 resumable step function: setup, step, the turn's phases) and ``moves.py`` (rules, the
 collapse model, ``legal``); the state schema, decisions and numbers it shares with
 strategies are in ``layout.py``; ``model.py`` draws towers with the kernel's own
-placement code (for the collapse-model tests and the calibration check).
+placement code (for the collapse-model tests and the calibration check); ``binding.py``
+binds the engine, the search player and the strategies to the kernel.
 """
 from __future__ import annotations
 
@@ -71,6 +72,12 @@ class BlockTower(Game):
         Knob("swap_give", "choice", "match", "SWAP: match = an exchange, give as many cards as you take "
              "(min of 2, your cards, the target's cards; not playable on an empty hand); two = give "
              "min(2, your cards) and take what the target has", choices=("match", "two")),
+        Knob("swap_last_block", "choice", "keep", "SWAP while the draw pile is empty: keep = the cards "
+             "given must leave a block card in the hand (the rulebook: after an action card you must "
+             "still play a block card, and none can be drawn); allow = any cards may be given, and a "
+             "hand left without a block card ends the round by the even split in mid-turn (the "
+             "reference page's reading)",
+             choices=("keep", "allow")),
         Knob("split_min_tower", "bool", True, "the even split when the draw pile runs out also pays 0 "
              "for a tower of fewer than min_tower blocks"),
         Knob("max_rounds", "int", 200, "round cap: a game stopped by it is unfinished, with no winner", 1, 5000),
@@ -121,6 +128,7 @@ class BlockTower(Game):
         put(L.R_RESH_ANY, 1 if rules["reshuffle_at"] == "any_time" else 0)
         put(L.R_SWAP_MATCH, 1 if rules["swap_give"] == "match" else 0)
         put(L.R_SPLIT_MIN, 1 if rules["split_min_tower"] else 0)
+        put(L.R_SWAP_KEEP, 1 if rules["swap_last_block"] == "keep" else 0)
         for slot, name in ((L.R_BASE, "base"), (L.R_AH, "a_h"), (L.R_AU, "a_u"),
                            (L.R_ANYF, "anywhere_factor"), (L.R_RISK_STYLE, "risk_of_style"),
                            (L.R_PUSH_STYLE, "push_of_style"), (L.R_ADJ_RISK, "adjust_risk"),

@@ -24,17 +24,16 @@ game in one compiled helper, ``play_from`` (see "the model" below).  What the ol
 nested loops kept in locals lives in the state: whose turn (``S_CUR``), the round (``S_ROUND``), the
 action cards played this turn (``S_ACTED``: the draws after the block, and whether the
 turn is past its action step), the reshuffle used (``S_RESH``), ANYWHERE in force
-(``S_ANY``), the cards received in the SWAP (``S_RECV``).  ``run_games`` is the shared
-engine (``sim/engine.py``) bound to these functions.
+(``S_ANY``), the cards received in the SWAP (``S_RECV``).  ``binding.py`` binds the shared engine
+(``sim/engine.py``), the search player and the strategies to these functions.
 """
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, search, shape
+from cardlab.sim import shape
 from cardlab.sim.block_tower.moves import progress
 from cardlab.sim.bits import popcount
 from cardlab.sim.block_tower.layout import (
-    REDEAL,
     ACT_MASK,
     ADJUST,
     ANYWHERE,
@@ -86,7 +85,6 @@ from cardlab.sim.block_tower.layout import (
     SWAP,
 )
 from cardlab.sim.block_tower.moves import (  # legal: the model's, for Game.model()
-    restrict_bits,
     action_legal,
     adjust,
     anywhere,
@@ -94,8 +92,7 @@ from cardlab.sim.block_tower.moves import (  # legal: the model's, for Game.mode
     collapse,
     draw_one,
     legal,  # noqa: F401
-    legal_count,
-    legal_key,
+    
     new_round,
     place,
     remove,
@@ -103,13 +100,8 @@ from cardlab.sim.block_tower.moves import (  # legal: the model's, for Game.mode
     split,
     swap,
 )
-from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.jit import LOOP, helper, illegal1, illegal2, illegal4, inline
+from cardlab.sim.jit import helper, illegal1, illegal2, illegal4, inline
 from cardlab.sim.schema import DONE
-from cardlab.strategies.block_tower import ID, STRATEGIES, choose
-from cardlab.strategies.base import default_rows
-from cardlab.sim import give
-from cardlab.sim.block_tower.layout import GIVE, MAXP, R_N1, R_N12, S_SIZE
 
 # how a part of the turn ends
 PENDING = 0      # a decision of the turn is pending (st[S_PHASE], st[S_ACTOR])
@@ -411,103 +403,3 @@ def step(st, act):
     illegal answer is an error naming it."""
     if not play_from(st, act, False):
         refuse(st, act)
-
-
-@njit(cache=True, nogil=True)
-def play_turn(st, sids, params, me):
-    """Seat ``me``'s whole turn on a hand-built state (tests): its strategy's decisions
-    and the chance parts between them, as the fast path plays them, stopping at the
-    turn's end (no next turn, no next round).  True when the round ended during it."""
-    st[S_CUR] = me
-    outcome = open_turn(st)
-    while outcome != TURN_OVER and outcome != ROUND_OVER:
-        if outcome == PENDING:
-            act = choose(sids[me], st, me, engine.seat_params(params, me))
-            outcome = decide(st, act)
-            if outcome == REFUSED:
-                refuse(st, act)
-        else:
-            outcome = draw_to_block(st, outcome - DRAW)
-    return outcome == ROUND_OVER
-
-
-@njit(cache=True, nogil=True)
-def play_on(st, sids, params):
-    """Play a position (a copy of a state at any decision) to the end of its game."""
-    engine.play_on(st, sids, params, ENGINE, choose, step)
-
-
-@njit(**LOOP)  # without reference counting where numba allows (sim/jit.LOOP)
-def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
-    """The shared engine's game loop on Block Tower (see sim/engine.py)."""
-    engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
-                      ENGINE, setup, choose, step, progress)
-
-
-run_games = engine.runner(play_games, ENGINE)  # the fast path from Python: state, games, state
-
-
-# ---------------------------------------------------------------- the search player
-
-RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristic rollouts)
-
-
-@njit(cache=True, nogil=True)
-def search_decide(st, me, p):
-    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
-                         restrict_bits, legal_key, legal_count, True)
-
-
-@njit(cache=True, nogil=True)
-def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on Block Tower, seats playing ``mcts`` answered by ``search_decide``."""
-    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
-
-
-@helper("boolean(ST, int64, int64)")
-def has_type(st, c, t):
-    """Card power's types: 1-, 2-, 3-point blocks (ranges of ids), then each action card."""
-    if c >= ADJUST:
-        return t == 3 + c - ADJUST
-    if c < st[R_N1]:
-        return t == 0
-    if c < st[R_N12]:
-        return t == 1
-    return t == 2
-
-
-@helper("void(ST)")
-def after_give(st):
-    """The ever-held masks follow the hands: before any decision a seat has held exactly
-    its hand."""
-    for s in range(st[R_PLAYERS]):
-        st[S_EVERH + s] = st[S_HANDS + s]
-
-
-# ---------------------------------------------------------------- causal card power
-
-
-@njit(cache=True, nogil=True)
-def give_card(st, seat, t, arm, g):
-    """The arm of causal card power on a set-up state (``sim/give.py``): seat's start
-    zones hold a card of type t (IN) or none (OUT)."""
-    return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
-                     np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, no_table_cards, no_table_put,
-                     after_give, give.no_more_held)
-
-
-@njit(cache=True, nogil=True)
-def give_state(st, seed, game, seat, t, arm):
-    """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
-    ``give_card`` returned (tests, ``analysis/causal.py``)."""
-    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
-                            give_deal, give_begin, give_card)
-
-
-@njit(cache=True, nogil=True)
-def run_causal(rules, sids, params, seed, start, stop, types, out):
-    """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
-    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
-                    give_begin, choose, step, give_card)

@@ -76,11 +76,13 @@ S = Schema("block_tower", maxp=MAXP, n_types=NT, events=EVENT_NAMES, ends=END_NA
 # integer knobs; resh_n: cards drawn after the two-action reshuffle (reshuffle_draw),
 # resh_any: 1 if it is offered at any point of the turn, 0 at the turn's start only
 # (reshuffle_at), swap_match: 1 if a SWAP gives as many cards as it takes (swap_give),
-# split_min: 1 if the even split of a tower below min_tower pays 0 (split_min_tower);
+# split_min: 1 if the even split of a tower below min_tower pays 0 (split_min_tower),
+# swap_keep: 1 if a SWAP may not give away the last block card of the hand while the draw
+# pile is empty (swap_last_block=keep);
 # then the float knobs (float64 bits): the collapse model, the placement difficulty d1..d3
 # and instability share s1..s3 of a 1-, 2-, 3-point block, the skill of every seat
 R = S.rules("players", "nb", "n1", "n12", "target", "hand", "min_tower", "max_rounds",
-            "blockmask", "resh_n", "resh_any", "swap_match", "split_min",
+            "blockmask", "resh_n", "resh_any", "swap_match", "split_min", "swap_keep",
             "base", "ah", "au", "anyf", "risk_style", "push_style", "adj_risk", "rem_risk",
             "d1", "d2", "d3", "s1", "s2", "s3", *(f"skill{s}" for s in range(MAXP)))
 S.counter("turn", "turns begun in the game")

@@ -54,6 +54,7 @@ from cardlab.sim.block_tower.layout import (
     R_S,
     R_SKILL,
     R_SPLIT_MIN,
+    R_SWAP_KEEP,
     R_SWAP_MATCH,
     REMOVE,
     S_ACTOR,
@@ -486,6 +487,46 @@ def swap_size(st, me, target):
     return k
 
 
+@helper("boolean(ST)")
+def swap_must_keep(st):
+    """swap_last_block=keep and the draw pile is empty: a SWAP must leave a block card in
+    the hand (after an action card a block card must still be played, and none can be
+    drawn)."""
+    return st[R_SWAP_KEEP] != 0 and st[S_DRAW_N] == 0
+
+
+@helper("boolean(ST, int64, int64)")
+def swap_keeps_block(st, me, give):
+    """Whether seat me may give the cards of the mask ``give`` in a SWAP as far as
+    swap_last_block goes: with keep and an empty draw pile the cards it keeps must
+    include a block card; otherwise always."""
+    return not swap_must_keep(st) or (st[S_HANDS + me] & st[R_BLOCKMASK] & ~give) != 0
+
+
+@helper("int64(ST, int64, int64)")
+def swap_gives(st, me, target):
+    """How many legal answers seat me's SWAP with target has: the ordered choices of
+    swap_size cards among mine besides SWAP (r of them: r for one card, r(r-1) for two),
+    less, when swap_must_keep, those that give away every block card of the hand.
+    0: SWAP cannot be played on that target."""
+    k = swap_size(st, me, target)
+    rest = st[S_HANDS + me] & ~(np.int64(1) << SWAP)
+    r = popcount(rest)
+    n = r if k == 1 else r * (r - 1) if k == 2 else 0
+    if n == 0 or not swap_must_keep(st):
+        return n
+    b = popcount(rest & st[R_BLOCKMASK])
+    if b == 0:
+        return 0
+    if k == 1:
+        return n - 1 if b == 1 else n
+    if b == 1:
+        return n - 2 * (r - 1)  # either card is the block
+    if b == 2:
+        return n - 2            # the two blocks, in either order
+    return n
+
+
 @helper("void(ST, int64, int64, int64, int64)")
 def swap(st, me, target, g1, g2):
     """SWAP: give target the card(s) g1 (and g2, -1 for none) and take as many (at most
@@ -515,7 +556,8 @@ def swap(st, me, target, g1, g2):
 def action_legal(st, me, kind, a, b, c, second):
     """Whether (kind, a, b, c) is a legal action for seat me: the card in hand (for a
     second action: one received in this turn's SWAP); ADJUST and REMOVE need a block
-    standing; SWAP gives swap_size distinct cards of mine (at least 1) to another seat.
+    standing; SWAP gives swap_size distinct cards of mine (at least 1) to another seat,
+    and with swap_last_block=keep and an empty draw pile keeps a block card in my hand.
     Numbers an action does not use must be 0: (NO_ACTION, 0, 0, 0), (ADJUST, share, 0,
     0), (ANYWHERE, 0, 0, 0), (REMOVE, 0, 0, 0), so that legal() lists every answer."""
     if kind == NO_ACTION:
@@ -543,9 +585,15 @@ def action_legal(st, me, kind, a, b, c, second):
         return False
     if not (0 <= b < 64) or (rest >> b) & 1 == 0:
         return False
+    give = np.int64(1) << b
     if k == 1:
-        return c == -1
-    return 0 <= c < 64 and c != b and (rest >> c) & 1 == 1
+        if c != -1:
+            return False
+    else:
+        if not (0 <= c < 64) or c == b or (rest >> c) & 1 == 0:
+            return False
+        give |= np.int64(1) << c
+    return swap_keeps_block(st, me, give)
 
 
 @helper("boolean(ST, int64, int64, int64)")
@@ -566,7 +614,8 @@ def list_action_cards(st, me, cards, second):
     """Every legal answer of the action (second = 0) or second action (1) decision that
     plays a card of ``cards``, after (NO_ACTION, 0, 0, 0): each ADJUST share 0..2000,
     ANYWHERE, REMOVE, and (not as a second action) each SWAP target with each ordered
-    choice of the cards to give."""
+    choice of the cards to give (swap_last_block=keep with an empty draw pile: those that
+    keep a block card in the hand)."""
     n = put_action(st, S_ACTS, 0, NO_ACTION, 0, 0, 0)
     h = st[S_PILE_N]
     if (cards >> ADJUST) & 1 and h >= 1:
@@ -588,13 +637,17 @@ def list_action_cards(st, me, cards, second):
             while m1 != 0:
                 g1 = lowest(m1)
                 m1 &= m1 - 1
+                b1 = np.int64(1) << g1
                 if k == 1:
-                    n = put_action(st, S_ACTS, n, SWAP, t, g1, -1)
+                    if swap_keeps_block(st, me, b1):
+                        n = put_action(st, S_ACTS, n, SWAP, t, g1, -1)
                     continue
-                m2 = rest & ~(np.int64(1) << g1)
+                m2 = rest & ~b1
                 while m2 != 0:
-                    n = put_action(st, S_ACTS, n, SWAP, t, g1, lowest(m2))
+                    g2 = lowest(m2)
                     m2 &= m2 - 1
+                    if swap_keeps_block(st, me, b1 | (np.int64(1) << g2)):
+                        n = put_action(st, S_ACTS, n, SWAP, t, g1, g2)
     return n
 
 
@@ -638,11 +691,9 @@ def count_action_cards(st, me, cards, second):
     if (cards >> REMOVE) & 1 and h >= 1:
         n += 1
     if (cards >> SWAP) & 1 and second == 0:
-        r = popcount(st[S_HANDS + me] & ~(np.int64(1) << SWAP))
         for t in range(st[R_PLAYERS]):
             if t != me:
-                k = swap_size(st, me, t)
-                n += r if k == 1 else r * (r - 1) if k == 2 else 0
+                n += swap_gives(st, me, t)
     return n
 
 

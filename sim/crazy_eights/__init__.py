@@ -3,7 +3,8 @@
 Rules: ``docs/rules/crazy_eights.md`` (our page, with the decisions we took) and
 ``../shared/rules/crazy_eights.md``.  The compiled game is in ``kernel.py`` (the resumable
 step function) and ``moves.py`` (the rules' helpers, ``legal``); the state schema and the
-numbers it shares with strategies are in ``layout.py``.
+numbers it shares with strategies are in ``layout.py``; ``binding.py`` binds the engine,
+the search player and the strategies to the kernel.
 """
 from __future__ import annotations
 

@@ -7,16 +7,15 @@ Two decisions (``layout.py``): ``D_PLAY`` (a legal card, or the optional draw) a
 ``D_CALL`` (the suit after an 8).  Where a turn stands lives in the state: the seat
 (``S_ACTOR``), the cards it drew this turn (``S_DRAWN``), the passes in a row
 (``S_PASSES``), the suit to follow (``S_SUIT``), so a copy of ``st`` at any decision,
-mid-turn included, plays on exactly like the original.  ``run_games`` is the shared
-engine (``sim/engine.py``) bound to these functions.
+mid-turn included, plays on exactly like the original.  ``binding.py`` binds the shared engine
+(``sim/engine.py``), the search player and the strategies to these functions.
 """
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, search, shape
+from cardlab.sim import shape
 from cardlab.sim.crazy_eights.moves import progress
 from cardlab.sim.crazy_eights.layout import (
-    REDEAL,
     A_DRAW, ANY, D_CALL, D_PLAY, EIGHT, END_BLOCKED, END_CAP, END_OUT, ENGINE, EV_DEAL,
     EV_PASS, EV_PLAY, EV_STARTER, N_RULES, NCARDS, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS,
     R_POINTS, R_REBURY, S_ACTOR, S_DISCARD, S_DISC_N, S_DRAWN, S_END, S_HAND_N, S_HANDS,
@@ -24,17 +23,11 @@ from cardlab.sim.crazy_eights.layout import (
     S_TURN, S_UNFINISHED,
 )
 from cardlab.sim.crazy_eights.moves import (  # noqa: F401 - legal: the model's, for tests
-    restrict_bits,
     can_draw, draw, emit, is_legal, legal, penalty, play_card, playable, take, top, under_limit,
 )
-from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.jit import LOOP, helper, illegal4, inline
+from cardlab.sim.jit import helper, illegal4, inline
 from cardlab.sim.rng import below, shuffle
 from cardlab.sim.schema import DONE
-from cardlab.strategies.crazy_eights import ID, STRATEGIES, choose
-from cardlab.strategies.base import default_rows
-from cardlab.sim import give
-from cardlab.sim.crazy_eights.layout import GIVE, MAXP, NCARDS, S_HANDS, S_HELD, S_SIZE
 
 # ---------------------------------------------------------------- setup
 
@@ -221,83 +214,3 @@ def step(st, act):
         if st[S_PHASE] == D_CALL:
             illegal4("call", "suit,b,c,d", st[S_ACTOR], kind, a, b, c)
         illegal4("play", "kind,card,b,c", st[S_ACTOR], kind, a, b, c)
-
-
-@njit(cache=True, nogil=True)
-def play_on(st, sids, params):
-    """Play a position (a copy of a state at any decision) to the end of its game."""
-    engine.play_on(st, sids, params, ENGINE, choose, step)
-
-
-@njit(**LOOP)  # without reference counting where numba allows (sim/jit.LOOP)
-def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
-    """The shared engine's game loop on Crazy Eights (see sim/engine.py)."""
-    engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
-                      ENGINE, setup, choose, step, progress)
-
-
-run_games = engine.runner(play_games, ENGINE)  # the fast path from Python: state, games, state
-
-
-# ---------------------------------------------------------------- the search player
-
-RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristic rollouts)
-
-
-@njit(cache=True, nogil=True)
-def search_decide(st, me, p):
-    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
-                         restrict_bits, search.listed, legal, False)
-
-
-@njit(cache=True, nogil=True)
-def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on Crazy Eights, seats playing ``mcts`` answered by ``search_decide``."""
-    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
-
-
-@helper("boolean(ST, int64, int64)")
-def has_type(st, c, t):
-    return c % 13 == t  # card power by rank
-
-
-@helper("void(ST)")
-def after_give(st):
-    """The card-power bits follow the hands: before any decision a seat has held exactly
-    the ranks in its hand."""
-    for s in range(st[R_PLAYERS]):
-        for r in range(13):
-            st[S_HELD + s * 13 + r] = 0
-        m = st[S_HANDS + s]
-        for c in range(NCARDS):
-            if (m >> c) & 1:
-                st[S_HELD + s * 13 + c % 13] = 1
-
-
-# ---------------------------------------------------------------- causal card power
-
-
-@njit(cache=True, nogil=True)
-def give_card(st, seat, t, arm, g):
-    """The arm of causal card power on a set-up state (``sim/give.py``): seat's start
-    zones hold a card of type t (IN) or none (OUT)."""
-    return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
-                     np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, no_table_cards, no_table_put,
-                     after_give, give.no_more_held)
-
-
-@njit(cache=True, nogil=True)
-def give_state(st, seed, game, seat, t, arm):
-    """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
-    ``give_card`` returned (tests, ``analysis/causal.py``)."""
-    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
-                            give_deal, give_begin, give_card)
-
-
-@njit(cache=True, nogil=True)
-def run_causal(rules, sids, params, seed, start, stop, types, out):
-    """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
-    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
-                    give_begin, choose, step, give_card)

@@ -4,7 +4,8 @@ Rules: ``docs/rules/five_towers.md`` (our page, with the decisions we took) and
 ``../shared/rules/five_towers.md``.  The compiled game is in ``kernel.py`` (the
 resumable step function: rounds of offer, bidding, building, cleanup) and ``moves.py``
 (rules, the placement search and ``legal``); the declared state and the numbers it
-shares with strategies are in ``layout.py``.
+shares with strategies are in ``layout.py``; ``binding.py`` binds the engine, the search
+player and the strategies to the kernel.
 """
 from __future__ import annotations
 

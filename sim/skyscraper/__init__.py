@@ -2,7 +2,8 @@
 
 Rules: ``docs/rules/skyscraper.md`` (our page, with the decisions we took) and
 ``../shared/rules/skyscraper.md``.  The compiled game is in ``kernel.py`` (loop) and
-``moves.py`` (rules); the numbers it shares with strategies are in ``layout.py``.
+``moves.py`` (rules); the numbers it shares with strategies are in ``layout.py``;
+``binding.py`` binds the engine, the search player and the strategies to the kernel.
 """
 from __future__ import annotations
 

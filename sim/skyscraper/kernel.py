@@ -5,30 +5,25 @@ the turn cap hits.
 The one decision is ``D_PLAY``: the seat to act plays a card (or a pair) or stops.
 ``step`` applies the action; a stop ends the turn (refill) and plays the next turns'
 chance parts (skips, the start-of-turn draw) up to the next seat's ``D_PLAY``.
-``run_games`` is the shared engine (``sim/engine.py``) bound to these functions.
+``binding.py`` binds the shared engine
+(``sim/engine.py``), the search player and the strategies to these functions.
 """
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, search, shape
+from cardlab.sim import shape
 from cardlab.sim.skyscraper.moves import progress
-from cardlab.sim.redeal import no_table_cards, no_table_put
-from cardlab.sim.jit import LOOP, helper, illegal4, inline
+from cardlab.sim.jit import helper, illegal4, inline
 from cardlab.sim.rng import SEAT_RNG, shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.skyscraper.layout import (
-    REDEAL,
     A_STOP, D_PLAY, END_CAP, END_WIN, ENGINE, EV_DEAL, EV_SKIP, F0, NT, R_DRAW_SKIP_AT,
     R_FLOOR_COPIES, R_FLOOR_MAX, R_FLOORS_TO_WIN, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS,
     R_REFILL_TO, R_SPECIAL_COUNTS, S_ACTOR, S_ACTS, S_CUR, S_DRAW, S_DRAW_N, S_END, S_HAND,
     S_HELD, S_HSIZE, S_LENGTH, S_MARK_MOVES, S_MARK_RNG, S_MASK, S_MOVES, S_NFL, S_PHASE,
     S_SCORE, S_SHORTCUT_OFF, S_SKIP, S_TURN, S_UNFINISHED, ZONES_END,
 )
-from cardlab.sim.skyscraper.moves import apply_action, draw, emit, is_legal, legal, restrict_bits
-from cardlab.strategies.skyscraper import ID, STRATEGIES, choose
-from cardlab.strategies.base import default_rows
-from cardlab.sim import give
-from cardlab.sim.skyscraper.layout import GIVE, MAXP, S_SIZE
+from cardlab.sim.skyscraper.moves import apply_action, draw, emit, is_legal, legal  # noqa: F401 - legal: the model's
 
 
 # ---------------------------------------------------------------- setup
@@ -189,94 +184,3 @@ def step(st, act):
         illegal4("action", "kind,a,b,c", me, kind, a, b, c)
     if apply_action(st, me, kind, a, b, c) and st[S_NFL + me] >= st[R_FLOORS_TO_WIN]:
         game_over(st, np.int64(1) << me, False)
-
-
-@njit(cache=True, nogil=True)
-def play_turn(st, sids, params, me):
-    """Seat ``me``'s whole turn on a hand-built state (tests): the draw, its strategy's
-    plays, the refill, as the fast path plays them.  True when it won."""
-    if not start_turn(st, me):
-        return False
-    while st[S_PHASE] == D_PLAY:
-        act = choose(sids[me], st, me, engine.seat_params(params, me))
-        if act[0] == A_STOP:
-            refill(st, me)
-            return False
-        step(st, act)
-    return st[S_MASK] == np.int64(1) << me
-
-
-@njit(cache=True, nogil=True)
-def play_on(st, sids, params):
-    """Play a position (a copy of a state at any decision) to the end of its game."""
-    engine.play_on(st, sids, params, ENGINE, choose, step)
-
-
-@njit(**LOOP)  # without reference counting where numba allows (sim/jit.LOOP)
-def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
-    """The shared engine's game loop on Skyscraper (see sim/engine.py)."""
-    engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
-                      ENGINE, setup, choose, step, progress)
-
-
-run_games = engine.runner(play_games, ENGINE)  # the fast path from Python: state, games, state
-
-
-# ---------------------------------------------------------------- the search player
-
-RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristic rollouts)
-
-
-@njit(cache=True, nogil=True)
-def search_decide(st, me, p):
-    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
-                         restrict_bits, search.listed, legal, False)
-
-
-@njit(cache=True, nogil=True)
-def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on Skyscraper, seats playing ``mcts`` answered by ``search_decide``."""
-    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
-
-
-@helper("boolean(ST, int64, int64)")
-def has_type(st, c, t):
-    return c == t  # a hand counts cards by type
-
-
-@helper("void(ST)")
-def after_give(st):
-    """The card-power bits follow the hands: before any decision a seat has held exactly
-    the types in its hand."""
-    for s in range(st[R_PLAYERS]):
-        for t in range(NT):
-            st[S_HELD + s * NT + t] = 1 if st[S_HAND + s * NT + t] > 0 else 0
-
-
-# ---------------------------------------------------------------- causal card power
-
-
-@njit(cache=True, nogil=True)
-def give_card(st, seat, t, arm, g):
-    """The arm of causal card power on a set-up state (``sim/give.py``): seat's start
-    zones hold a card of type t (IN) or none (OUT)."""
-    return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
-                     np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, no_table_cards, no_table_put,
-                     after_give, give.no_more_held)
-
-
-@njit(cache=True, nogil=True)
-def give_state(st, seed, game, seat, t, arm):
-    """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
-    ``give_card`` returned (tests, ``analysis/causal.py``)."""
-    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
-                            give_deal, give_begin, give_card)
-
-
-@njit(cache=True, nogil=True)
-def run_causal(rules, sids, params, seed, start, stop, types, out):
-    """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
-    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
-                    give_begin, choose, step, give_card)

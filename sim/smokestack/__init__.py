@@ -2,8 +2,9 @@
 
 Rules: ``docs/rules/smokestack.md`` (our page, with the decisions we took) and
 ``../shared/rules/smokestack.md``.  The compiled game is in ``kernel.py`` (the model:
-``setup``, ``step``, ``play_on``, ``run_games``) and ``moves.py`` (rules, ``legal``); the
-declared state it shares with strategies is in ``layout.py``.
+``setup``, ``step``) and ``moves.py`` (rules, ``legal``); the declared state it shares with
+strategies is in ``layout.py``; ``binding.py`` binds the engine (``play_on``,
+``run_games``), the search player and the strategies to the model.
 """
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 Rules: ``docs/rules/three_up.md`` (our page, with the decisions we took) and
 ``../shared/rules/three_up.md``.  The compiled game is in ``kernel.py`` (setup and the
 resumable ``step``) and ``moves.py`` (rules, ``legal``); the state schema and the numbers
-it shares with strategies are in ``layout.py``.
+it shares with strategies are in ``layout.py``; ``binding.py`` binds the engine, the
+search player and the strategies to the kernel.
 """
 from __future__ import annotations
 
@@ -33,6 +34,15 @@ class ThreeUp(Game):
     precompile = ("cardlab.sim.three_up.kernel:apply",)
     # the two decks on the same seeds
     report_variants = (("deck", "seed74"), ("deck", "published84"))
+    # a variant whose results need a caveat wherever the report shows them: "knob=value" ->
+    # (a short tag beside its label, the note under the table) (analysis/report.py)
+    report_variant_caveats = {
+        "deck=published84": ("unverified deck", "deck=published84 is an unverified composition (7 of each "
+                             "number, 7 CLR, 6 CLR1, 1 CLR2): the seed text says 84 cards but itemises 74, "
+                             "and this deck is the published game's only as reported elsewhere, with no "
+                             "source we could check. Its rows are a what-if, not a statement about the "
+                             "published game (docs/rules/three_up.md, decision 1)."),
+    }
     knobs = (
         Knob("deck", "choice", "seed74", "deck preset: seed74 (the seed text's 74 cards: 6 of each "
              "number, 6 CLR, 6 CLR1, 2 CLR2) or published84 (UNVERIFIED composition, no checkable "
@@ -56,6 +66,14 @@ class ThreeUp(Game):
              "up to 3 at the end of the turn) or pickup (the reference page's reading: it cannot "
              "play, picks up the pile, often empty, and the turn ends with no draw)",
              choices=L.EMPTY_HAND_CHOICES),
+        Knob("extra_discards", "choice", "hand_optional", "the extra discards a Clear +1/+2 grants: "
+             "hand_optional (the seed text: Clear +1 'allows' another discard; a seat discarding from "
+             "its hand may end the chain instead and go on to the draw, while from its up or down "
+             "cards each extra discard must be made and a failed one picks up the pile, the penalty "
+             "the text states for a Clear +2 played from them) or compulsory (the reference page's "
+             "reading: every extra discard must be made; no legal one, also from the hand, picks up "
+             "the pile)",
+             choices=L.EXTRA_CHOICES),
         Knob("max_turns", "int", 1000, "turn cap (seat slots, pick-up-only turns included): the "
              "game ends with no winner, counted unfinished", 1, 100_000),
     )
@@ -85,6 +103,7 @@ class ThreeUp(Game):
         v[L.R_MUST - L.S_RULES] = int(bool(rules["must_play_if_able"]))
         v[L.R_DRAW_AFTER_PICKUP - L.S_RULES] = int(bool(rules["draw_after_pickup"]))
         v[L.R_EMPTY_HAND_PICKUP - L.S_RULES] = L.EMPTY_HAND_CHOICES.index(rules["empty_hand_in_chain"])
+        v[L.R_EXTRA_OPT - L.S_RULES] = L.EXTRA_CHOICES.index(rules["extra_discards"])
         v[L.R_MAX_TURNS - L.S_RULES] = int(rules["max_turns"])
         for i, (t, _) in enumerate(cards):
             v[L.R_TYPE - L.S_RULES + i] = t
@@ -198,6 +217,8 @@ class ThreeUp(Game):
                 ev.update(cards=before["pile"], why=L.PICKUP_NAMES[b])
             elif kind == L.EV_DRAW:
                 ev.update(card=code[a], optional=bool(b))
+            elif kind == L.EV_STOP:
+                ev.update(declined=a)
             ev["state"] = z
             events.append(ev)
         return events

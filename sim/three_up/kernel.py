@@ -10,35 +10,30 @@ answer (blind down cards, pick-ups, draws, the next seats' turns) up to the next
 or the end.  Where a turn stands lives in the state, not in loop variables: its seat
 (``S_ACTOR``), the discards it still owes and whether the optional draw comes first
 (``S_OWED``, ``S_MAY_DRAW``), so a copy of ``st`` at any decision, mid-chain included,
-plays on exactly like the original.  ``run_games`` is the shared engine
-(``sim/engine.py``) bound to these functions.
+plays on exactly like the original.  ``binding.py`` binds the shared engine
+(``sim/engine.py``), the search player and the strategies to these functions.
 """
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, search, shape
+from cardlab.sim import shape
 from cardlab.sim.three_up.moves import progress
-from cardlab.sim.jit import LOOP, helper, illegal1, illegal3, inline
+from cardlab.sim.jit import helper, illegal1, illegal3, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.three_up.layout import (
-    REDEAL,
-    A_PICKUP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, HAND, MAXK, NDEAL, NT, R_TYPE,
+    A_PICKUP, A_STOP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, HAND, MAXK, NDEAL, NT, R_TYPE,
     S_DEALT, S_HAND, S_HCNT, P_CHOSEN, P_DOWN,
     P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP, R_MAX_TURNS, R_NCARDS,
     R_PLAYERS, S_ACTOR, S_ACTS, S_DOWN_N, S_DRAW, S_DRAW_N, S_END, S_GAVE_UP, S_HAND_N,
-    S_LENGTH, S_MASK, S_MAY_DRAW, S_OWED, S_PHASE, S_PICKED, S_SCORE, S_TOP, S_TURN,
+    S_EXTRA, S_LENGTH, S_MASK, S_MAY_DRAW, S_OWED, S_PHASE, S_PICKED, S_SCORE, S_TOP, S_TURN,
     S_UNFINISHED, S_UP_N, S_WIN, SRC_HAND, SRC_UP, T_CLR1, T_CLR2, ZONES_END,
 )
 from cardlab.sim.three_up.moves import (  # noqa: F401 - legal: the model's, for tests
-    restrict_bits,
-    can_play, choose_up, deal, discard, discard_legal, draw_up, is_legal, legal, pickup,
-    play_down, up_legal,
+    can_play, choose_up, deal, discard, discard_legal, draw_up, legal, pickup,
+    play_down, stop_chain, up_legal,
 )
-from cardlab.strategies.three_up import ID, STRATEGIES, choose
-from cardlab.strategies.base import default_rows
-from cardlab.sim import give
-from cardlab.sim.three_up.layout import GIVE, MAXP, R_TYPE, S_HCNT, S_HELD, S_HMASK, S_SIZE
+from cardlab.sim.three_up.layout import S_HMASK
 
 # ---------------------------------------------------------------- setup
 
@@ -97,13 +92,17 @@ def begin_turn(st, me):
     st[S_OWED] = 1
     st[S_MAY_DRAW] = 0
     st[S_PICKED] = 0
+    st[S_EXTRA] = 0
 
 
 @inline
 def after_discard(st, me, t):
     """A discard of type t was made (from the hand, the up cards or blind): a seat out of
     cards wins at once, mid-chain too; a Clear +1 owes one more discard, a Clear +2 two
-    more, and the optional draw comes right after either."""
+    more, and the optional draw comes right after either.  Any discard still owed is an
+    extra one (``S_EXTRA``: with extra_discards=hand_optional the seat may end the chain
+    instead of one from its hand)."""
+    st[S_EXTRA] = 1
     if st[S_HAND_N + me] == 0 and st[S_UP_N + me] == 0 and st[S_DOWN_N + me] == 0:
         st[S_WIN] = me
         st[S_OWED] = 0
@@ -152,8 +151,9 @@ def owed_discards(st, me):
 @inline
 def answer_in_turn(st, me, kind, a, b):
     """Seat ``me``'s legal answer inside its turn: the optional draw taken (kind 1) or not;
-    a pick-up, which ends the turn; or a discard of b cards of type a from the current
-    source (the hand, else the up cards)."""
+    a pick-up, which ends the turn; the chain ended (A_STOP: the extra discards still owed
+    declined, on to the draw); or a discard of b cards of type a from the current source
+    (the hand, else the up cards)."""
     if st[S_PHASE] == D_DRAW:
         if kind != 0:
             draw_up(st, me, 1)
@@ -163,6 +163,9 @@ def answer_in_turn(st, me, kind, a, b):
         pickup(st, me, P_CHOSEN if can_play(st, me) else P_FORCED)
         st[S_PICKED] = 1
         st[S_OWED] = 0
+        return
+    if kind == A_STOP:
+        stop_chain(st, me)
         return
     discard(st, me, SRC_HAND if st[S_HAND_N + me] > 0 else SRC_UP, a, b)
     after_discard(st, me, a)
@@ -260,37 +263,6 @@ def step(st, act):
         refuse(st, kind, a, b)
 
 
-@njit(cache=True, nogil=True)
-def play_turn(st, sids, params, me):
-    """Seat ``me``'s whole turn on a hand-built state (tests): its discards and optional
-    draws as its strategy answers them, then the draw back up to 3, through the model's
-    phases; the next turn does not begin and the game is not scored."""
-    begin_turn(st, me)
-    while owed_discards(st, me):
-        kind, a, b, c = choose(sids[me], st, me, engine.seat_params(params, me))
-        if not is_legal(st, kind, a, b, c):
-            refuse(st, kind, a, b)
-        answer_in_turn(st, me, kind, a, b)
-    if st[S_WIN] < 0:
-        end_turn(st, me)
-
-
-@njit(cache=True, nogil=True)
-def play_on(st, sids, params):
-    """Play a position (a copy of a state at any decision) to the end of its game."""
-    engine.play_on(st, sids, params, ENGINE, choose, step)
-
-
-@njit(**LOOP)  # without reference counting where numba allows (sim/jit.LOOP)
-def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
-    """The shared engine's game loop on 3UP 3DOWN (see sim/engine.py)."""
-    engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
-                      ENGINE, setup, choose, step, progress)
-
-
-run_games = engine.runner(play_games, ENGINE)  # the fast path from Python: state, games, state
-
-
 # ---------------------------------------------------------------- re-deals (sim/redeal.py)
 # A hand is the one hidden zone a re-deal cannot read generically: a stack of card ids
 # per type with its count (S_HCNT).
@@ -326,63 +298,3 @@ def table_put(st, offset, seat, pool, k, n):
     if st[S_PHASE] == D_UP and seat >= st[S_ACTOR]:
         for i in range(n):
             st[S_DEALT + seat * NDEAL + i] = pool[k + i]
-
-
-# ---------------------------------------------------------------- the search player
-
-RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristic rollouts)
-
-
-@njit(cache=True, nogil=True)
-def search_decide(st, me, p):
-    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, table_cards, table_put,
-                         restrict_bits, search.listed, legal, False)
-
-
-@njit(cache=True, nogil=True)
-def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine on 3UP 3DOWN, seats playing ``mcts`` answered by ``search_decide``."""
-    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
-
-
-@helper("boolean(ST, int64, int64)")
-def has_type(st, c, t):
-    return st[R_TYPE + c] == t
-
-
-@helper("void(ST)")
-def after_give(st):
-    """The card-power bits follow the hands (``table_put`` rebuilt the per-type counts and
-    the dealt positions): the face-down cards are not held until they are played."""
-    for s in range(st[R_PLAYERS]):
-        for t in range(NT):
-            st[S_HELD + s * NT + t] = 1 if st[S_HCNT + s * NT + t] > 0 else 0
-
-
-# ---------------------------------------------------------------- causal card power
-
-
-@njit(cache=True, nogil=True)
-def give_card(st, seat, t, arm, g):
-    """The arm of causal card power on a set-up state (``sim/give.py``): seat's start
-    zones hold a card of type t (IN) or none (OUT)."""
-    return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
-                     np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, table_cards, table_put,
-                     after_give, give.no_more_held)
-
-
-@njit(cache=True, nogil=True)
-def give_state(st, seed, game, seat, t, arm):
-    """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
-    ``give_card`` returned (tests, ``analysis/causal.py``)."""
-    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
-                            give_deal, give_begin, give_card)
-
-
-@njit(cache=True, nogil=True)
-def run_causal(rules, sids, params, seed, start, stop, types, out):
-    """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
-    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
-                    give_begin, choose, step, give_card)

@@ -26,8 +26,10 @@ numbers (the fields a decision does not name are 0):
 - ``D_DRAW``    (draw): 1 to draw back up to 3 before an extra discard owed by a Clear
   +1/+2, 0 not to (asked only when the draw pile has cards and the hand fewer than 3);
 - ``D_DISCARD`` (kind, type, count): (A_PLAY, type, count) from the current source (the
-  hand; the up cards once hand and draw pile are empty) or (A_PICKUP, 0, 0).  Down cards
-  are played blind: no decision.
+  hand; the up cards once hand and draw pile are empty) or (A_PICKUP, 0, 0); for an extra
+  discard owed by a Clear +1/+2 from the hand, with ``extra_discards=hand_optional``, also
+  (A_STOP, 0, 0): the chain ends, the turn goes on to the draw.  Down cards are played
+  blind: no decision.
 """
 from __future__ import annotations
 
@@ -53,6 +55,7 @@ PRESETS = {  # deck preset -> (copies of each number, CLR, CLR1, CLR2)
     "published84": (7, 7, 6, 1),
 }
 EMPTY_HAND_CHOICES = ("draw", "pickup")  # empty_hand_in_chain, in rule-vector order
+EXTRA_CHOICES = ("compulsory", "hand_optional")  # extra_discards, in rule-vector order
 
 
 def face(t: int) -> str:
@@ -103,8 +106,10 @@ def deck_cards(rules: dict) -> list[tuple[int, str]]:
     return out
 
 
-# discard answers as (kind, type, count, 0): the source (hand, else up cards) is implied
-A_PICKUP, A_PLAY = range(2)
+# discard answers as (kind, type, count, 0): the source (hand, else up cards) is implied;
+# A_STOP ends a Clear +1/+2 chain instead of an extra discard from the hand
+# (extra_discards=hand_optional)
+A_PICKUP, A_PLAY, A_STOP = range(3)
 SRC_HAND, SRC_UP, SRC_DOWN = range(3)
 # why a seat picked up the pile: no legal discard, by choice (must_play_if_able=false),
 # an empty hand while the draw pile lasts, a blind down card that failed
@@ -114,8 +119,8 @@ PICKUP_NAMES = ("no_discard", "chosen", "empty_hand", "down_failed")
 WHY_RUN, WHY_CLR, WHY_CLR1, WHY_CLR2 = range(4)
 WHY_NAMES = ("run", "CLR", "CLR1", "CLR2")
 
-EVENT_NAMES = ("deal", "choose_up", "play", "down", "clear", "pickup", "draw")
-EV_DEAL, EV_UP, EV_PLAY, EV_DOWN, EV_CLEAR, EV_PICKUP, EV_DRAW = range(7)
+EVENT_NAMES = ("deal", "choose_up", "play", "down", "clear", "pickup", "draw", "stop")
+EV_DEAL, EV_UP, EV_PLAY, EV_DOWN, EV_CLEAR, EV_PICKUP, EV_DRAW, EV_STOP = range(8)
 
 END_NAMES = ("out", "cap")
 END_OUT, END_CAP = range(2)
@@ -124,9 +129,10 @@ END_OUT, END_CAP = range(2)
 S = Schema("three_up", maxp=MAXP, n_types=NT, events=EVENT_NAMES, ends=END_NAMES,
            decisions=(("up", "mask"), ("draw", "draw"), ("discard", "kind,type,count")))
 # the rule vector: the knobs, then the deck: the card type of every card id (MAXC slots,
-# R_TYPE + id); R_EMPTY_HAND_PICKUP is the knob empty_hand_in_chain, 0 = draw, 1 = pickup
+# R_TYPE + id); R_EMPTY_HAND_PICKUP is the knob empty_hand_in_chain, 0 = draw, 1 = pickup;
+# R_EXTRA_OPT the knob extra_discards, 0 = compulsory, 1 = hand_optional
 R = S.rules("players", "ncards", "maxn", "clear_run", "equal", "must", "max_turns",
-            "draw_after_pickup", "empty_hand_pickup", *(f"type{i}" for i in range(MAXC)))
+            "draw_after_pickup", "empty_hand_pickup", "extra_opt", *(f"type{i}" for i in range(MAXC)))
 S.counter("draw_n", "cards in the draw pile")
 S.counter("pile_n", "cards in the discard pile")
 S.counter("gone_n", "cards cleared (out of the game)")
@@ -156,6 +162,7 @@ S.book("hmask", 1, "the seat's hand as a bit mask of card types: bit t set when 
 S.book("pickc", 4, "pick-ups this game by reason (P_*), not tallied")
 S.book("pick0", 1, "pick-ups of an empty pile this game")
 S.book("gave_up", 1, "chains given up by an empty hand (empty_hand_in_chain=draw)")
+S.book("stopped", 1, "chains a seat ended by choice (A_STOP, extra_discards=hand_optional)")
 S.book("dealt", NDEAL, "the six cards dealt for the up choice, in deal order: the "
        "positions an up choice names", owner=True)
 # the turn in progress (a copy of st at any decision plays on from here)
@@ -163,9 +170,11 @@ S.book("owed", 1, "discards the turn still owes (1, plus what a Clear +1/+2 adds
 S.book("may_draw", 1, "1: the optional draw comes before the next owed discard")
 S.book("picked", 1, "1: the turn ended with a pick-up (no draw back up to 3 unless "
        "draw_after_pickup)")
+S.book("extra", 1, "1 once the turn made its first discard: a discard it still owes is an "
+       "extra one (a Clear +1/+2's)")
 # a discard's legal actions: each legal number with 1..all its copies (at most MAXK of a
-# type, MAXN number types), each Clear type, the pick-up
-MAXACT = MAXN * MAXK + 4
+# type, MAXN number types), each Clear type, the pick-up, the stop
+MAXACT = MAXN * MAXK + 5
 S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
 S.give(start=("hand", "down"), pool=("draw", "hand", "down"),
        note="the seat's nine dealt cards (six for the up choice, three face down); copies "

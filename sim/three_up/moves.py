@@ -20,12 +20,12 @@ from cardlab.sim.engine import put_action
 from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.three_up.layout import (
-    A_PICKUP, A_PLAY, D_DISCARD, D_DRAW, D_UP, EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW,
-    EV_PICKUP, EV_PLAY, EV_UP, HAND, MAXK, NDEAL, NDOWN, NT, NUP, R_CLEAR_RUN, R_EQUAL,
-    R_MAXN, R_MUST, R_TYPE, SRC_HAND, S_ACTOR, S_ACTS, S_DEALT, S_DOWN, S_DOWN_N, S_DRAW,
-    S_DRAW_N, S_EVC, S_GONE, S_GONE_N, S_HAND, S_HAND_N, S_HCNT, S_HELD, S_HMASK, S_NEV, S_PHASE,
-    S_PICK0, S_PICKC, S_PILE, S_PILE_N, S_PLAYED, S_RUN, S_SIZE, S_TOP, S_TURN, S_UCNT,
-    S_UP, S_UP_N, T_CLR, T_CLR1, T_CLR2, WHY_CLR, WHY_RUN, ZONES_END,
+    A_PICKUP, A_PLAY, A_STOP, D_DISCARD, D_DRAW, D_UP, EV_CLEAR, EV_DEAL, EV_DOWN, EV_DRAW,
+    EV_PICKUP, EV_PLAY, EV_STOP, EV_UP, HAND, MAXK, NDEAL, NDOWN, NT, NUP, R_CLEAR_RUN, R_EQUAL,
+    R_EXTRA_OPT, R_MAXN, R_MUST, R_TYPE, SRC_HAND, S_ACTOR, S_ACTS, S_DEALT, S_DOWN, S_DOWN_N,
+    S_DRAW, S_DRAW_N, S_EVC, S_EXTRA, S_GONE, S_GONE_N, S_HAND, S_HAND_N, S_HCNT, S_HELD, S_HMASK,
+    S_NEV, S_OWED, S_PHASE, S_PICK0, S_PICKC, S_PILE, S_PILE_N, S_PLAYED, S_RUN, S_SIZE, S_STOPPED,
+    S_TOP, S_TURN, S_UCNT, S_UP, S_UP_N, T_CLR, T_CLR1, T_CLR2, WHY_CLR, WHY_RUN, ZONES_END,
 )
 
 # ---------------------------------------------------------------- measures
@@ -247,16 +247,27 @@ def settle_pile(st, me, t):
         clear_pile(st, me, WHY_RUN)
 
 
+@helper("boolean(ST, int64)")
+def may_stop(st, me):
+    """Whether me may end its Clear +1/+2 chain instead of the extra discard now owed:
+    extra_discards=hand_optional, the turn's first discard made (``S_EXTRA``), and the
+    discard would come from the hand (from the up or down cards it must be made)."""
+    return st[R_EXTRA_OPT] != 0 and st[S_EXTRA] != 0 and st[S_HAND_N + me] > 0
+
+
 @helper("boolean(ST, int64, int64, int64, int64)", paste=True)
 def discard_legal(st, me, kind, t, n):
     """A discard answer: pick up (when no discard is legal, or by choice with
-    must_play_if_able=false and a pile to take), or n >= 1 cards of type t from the
-    current source: one Clear (legal on anything), or numbers legal on the pile."""
-    if kind == 0:  # A_PICKUP
+    must_play_if_able=false and a pile to take), end the chain (``may_stop``), or n >= 1
+    cards of type t from the current source: one Clear (legal on anything), or numbers
+    legal on the pile."""
+    if kind == A_PICKUP:
         if st[R_MUST] == 0 and st[S_PILE_N] > 0:
             return True
         return not can_play(st, me)
-    if kind != 1 or t < 0 or t >= NT or n < 1:
+    if kind == A_STOP:  # (A_STOP, 0, 0): no card named
+        return t == 0 and n == 0 and may_stop(st, me)
+    if kind != A_PLAY or t < 0 or t >= NT or n < 1:
         return False
     base = S_HCNT + me * NT if st[S_HAND_N + me] > 0 else S_UCNT + me * NT
     if n > st[base + t]:
@@ -344,6 +355,16 @@ def pickup(st, me, why):
     emit(st, EV_PICKUP, me, pn, why, 0)
 
 
+@helper("void(ST, int64)")
+def stop_chain(st, me):
+    """me ends its Clear +1/+2 chain: the extra discards still owed are declined (one
+    stop event, with how many); the turn goes on to the draw back up to 3."""
+    declined = st[S_OWED]
+    st[S_OWED] = 0
+    st[S_STOPPED] += 1
+    emit(st, EV_STOP, me, declined, 0, 0)
+
+
 # ---------------------------------------------------------------- the model: legal actions
 
 
@@ -369,7 +390,7 @@ def legal(st):
     buffer (4 numbers each, from ``S_ACTS``, unnamed fields 0); returns how many.  Up: the
     20 masks of 3 of the 6 dealt positions, ascending; the draw: 0, 1; a discard: each legal
     number (ascending) with 1..all its copies in the source, each Clear type held, then the
-    pick-up when it is legal."""
+    pick-up when it is legal, then the stop (ending a chain) when it is legal."""
     me = st[S_ACTOR]
     phase = st[S_PHASE]
     n = 0
@@ -383,6 +404,8 @@ def legal(st):
                 n = put_action(st, S_ACTS, n, A_PLAY, t, 1, 0)
         if discard_legal(st, me, A_PICKUP, 0, 0):
             n = put_action(st, S_ACTS, n, A_PICKUP, 0, 0, 0)
+        if may_stop(st, me):
+            n = put_action(st, S_ACTS, n, A_STOP, 0, 0, 0)
     elif phase == D_DRAW:
         n = put_action(st, S_ACTS, n, 0, 0, 0, 0)
         n = put_action(st, S_ACTS, n, 1, 0, 0, 0)
@@ -405,7 +428,9 @@ def restrict_bits(st, k, a, b, c):
     if ph == D_DISCARD:
         if k == A_PLAY:
             return np.int64(1) << a
-        return np.int64(1) << KIND_BIT
+        if k == A_PICKUP:
+            return np.int64(1) << KIND_BIT
+        return np.int64(0)  # ending a chain commits nothing
     if ph == D_DRAW and k == 1:
         return np.int64(1) << (KIND_BIT + 1)
     return np.int64(0)

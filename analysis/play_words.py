@@ -1,4 +1,5 @@
-"""Actions and events in words, for ``cardlab play``.
+"""Actions and events in words, for ``cardlab play`` and the replay viewer
+(``analysis/replay_view.py``).
 
 A legal action is four numbers whose meaning the decision's field names give
 (``game.schema.decisions``: ``("play", "kind,a,b,c")``).  Every action is shown with those
@@ -82,6 +83,8 @@ def _smokestack(L, act, obs):
 def _three_up(L, act, obs):
     kind, t, n, _ = act
     if obs["decision"] == "discard":
+        if kind == L.A_STOP:
+            return "end the chain (decline the extra discards still owed) and go on to the draw"
         return "pick up the pile" if kind == L.A_PICKUP else f"play {n} card(s) of type {t}"
     return None
 

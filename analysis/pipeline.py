@@ -1,0 +1,333 @@
+"""The report pipeline: what ``cardlab report`` and ``cardlab demo`` run, and their default sizes.
+
+A report is the main run of a setup plus everything beside it, each part at a default size
+derived from ``--games`` (``pools_games_for``, ``causal_games_for``, ``replay_games_for``):
+the rule variants on the same seeds, the seat verdicts across pools, why capped games
+stuck, causal card power, optionally a tournament and a skill ladder with restricted play,
+and a few sampled games for the embedded replays; ``report.build_report`` writes the
+folder.  ``run_report`` checks every input before a game is played (``InputError``, one
+line) and ``run_demo`` writes one report per shipped game and an index.  Progress bars go
+to stderr (``--quiet``: none); the CLI (``cardlab/cli.py``) only parses the options and
+prints what these return.
+
+Heavy modules are imported inside the functions, so the CLI can import this one at start.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cardlab.sim.errors import InputError
+
+# cardlab report: a tournament's games per seat order (--tournament-games)
+TOURNAMENT_GAMES = 2_000
+
+
+def _setup(game_id, players, sets, strategies, seed):
+    from cardlab.sim.runner import make_setup
+
+    return make_setup(game_id, players, sets, strategies, seed)
+
+
+def report_command(game_id, n_games, players, seed, sets, strategies, out,
+                    tournament=None, tournament_games=None, pools=None, pools_games=None,
+                    causal_games=0, extra=()) -> str:
+    """The canonical command line that reproduces a report (``--jobs`` never changes a result);
+    ``extra``: further options, named before ``--out`` (which comes last)."""
+    import shlex
+
+    args = ["cardlab", "report", game_id, "--games", str(n_games)]
+    if players is not None:
+        args += ["--players", str(players)]
+    args += ["--seed", str(seed)]
+    for kv in sets or []:
+        args += ["--set", kv]
+    if strategies:
+        args += ["--strategies", strategies]
+    if tournament:
+        args += ["--tournament", tournament, "--tournament-games", str(tournament_games)]
+    if pools is not None:
+        args += ["--pools", pools]
+    if pools_games is not None:
+        args += ["--pools-games", str(pools_games)]
+    if causal_games:
+        args += ["--causal-games", str(causal_games)]
+    args += [*extra, "--out", str(out)]
+    return shlex.join(args)
+
+
+def variants_for_report(setup, n_games, jobs, sets, quiet):
+    """The game's report variants (same seeds, one knob changed), as (label, summary);
+    a variant equal to the rules as run is skipped."""
+    from cardlab.analysis.summary import summarize
+    from cardlab.sim import runner
+
+    out = []
+    for knob, value in setup.game.report_variants:
+        if setup.game.rules_json(setup.rules)[knob] == setup.game.rules_json(
+                setup.game.resolve_rules({knob: value}, setup.players))[knob]:
+            continue
+        v = _setup(setup.game.id, setup.players, list(sets or []) + [f"{knob}={value}"],
+                   ",".join(s.label for s in setup.seats), setup.seed)
+        advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
+        with bar:
+            out.append((f"{knob}={value}", summarize(runner.run(v, n_games, jobs, progress=advance))))
+    return out
+
+
+def pools_games_for(n_games: int) -> int:
+    """The reduced game count of a report's pools: --games / 20, at least 2,000 and at most
+    50,000, never more than --games."""
+    return min(n_games, max(2_000, min(50_000, n_games // 20)))
+
+
+def pools_for_report(setup, pools, n_games, jobs, quiet):
+    """The seat verdicts across pools (None when --pools none)."""
+    from cardlab.analysis.pools import run_pools
+    from cardlab.sim import runner
+
+    if not pools:
+        return None
+    advance, bar = runner.progress_bar(len(pools) * n_games, enabled=None if not quiet else False)
+    with bar:
+        return run_pools(setup, pools, n_games, jobs, progress=advance)
+
+
+def stuck_for_report(setup, result, n_games, jobs):
+    """Why the capped games stuck (None when no game was capped): the first ``SCAN`` games
+    scanned, up to LIMIT capped ones replayed in Python (at 0.2-0.3 s each), fewer for a
+    small run (one per 200 games, at least 10) so that the classification stays a small
+    share of the report's time."""
+    from cardlab.analysis.stuck import LIMIT, SCAN, stuck_games
+
+    if not result.tally.unfinished:
+        return None
+    return stuck_games(setup, scan=min(n_games, SCAN), limit=min(LIMIT, max(10, n_games // 200)), jobs=jobs)
+
+
+def tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, quiet):
+    """A tournament to add to a report (its heat map and ratings), with a progress bar."""
+    from cardlab.analysis.tournament import check_strategies, run_tournament
+    from cardlab.sim import runner
+
+    names = check_strategies(names)
+    runner.check_counts(n_games, seed, jobs)
+    total, weighted = tournament_total(game_id, names, players, n_games, sets, not quiet)
+    advance, bar = runner.progress_bar(total, enabled=None if not quiet else False, work=weighted)
+    with bar:
+        return run_tournament(game_id, names, players, n_games, seed, jobs, sets, progress=advance,
+                              weighted=weighted)
+
+
+def tournament_total(game_id, names, players, n_games, sets, show) -> tuple[int, bool]:
+    """A tournament's progress-bar total and whether it counts work (a search player among
+    the strategies); nothing to compute when no bar is shown, or when the input is bad
+    (run_tournament says what is wrong, before playing anything)."""
+    from cardlab.analysis.tournament import progress_total
+
+    if not show or players < 2:
+        return 0, False
+    try:
+        return progress_total(game_id, names, players, n_games, sets)
+    except InputError:
+        return 0, False
+
+
+# cardlab report --ladder: a small skill ladder and restricted play beside the report
+LADDER_BUDGETS = "16,64"
+LADDER_GAMES = 100
+RESTRICTED_ITERATIONS = 32
+# cardlab demo: a smaller ladder per game (budgets 16 and 64, this many games per rung and seat)
+DEMO_LADDER_GAMES = 30
+
+
+def replay_games_for(setup, n_games: int) -> int:
+    """The default sample the report's replays are picked from: its first 2,000 games (the
+    report's own first games), fewer when the report has fewer or a seat searches."""
+    from cardlab.analysis.replay_picks import SAMPLE_GAMES
+
+    return min(200 if setup.searches else SAMPLE_GAMES, n_games)
+
+
+def replays_for_report(setup, games: int, jobs):
+    if not games:
+        return None
+    from cardlab.analysis.replay_picks import sample_replays
+
+    return sample_replays(setup, games, jobs)
+
+
+def causal_games_for(n_games: int) -> int:
+    """A report's default causal card power size: games per card type."""
+    return min(2000, max(200, n_games // 50))
+
+
+def causal_for_report(setup, strategies, games, seed, jobs, sets, quiet):
+    """Causal card power for a report (None when ``games`` is 0), with a progress bar."""
+    if not games:
+        return None
+    from cardlab.analysis.causal import run_causal
+    from cardlab.sim import runner
+
+    advance, bar = runner.progress_bar(games, enabled=None if not quiet else False)
+    with bar:
+        return run_causal(setup.game.id, setup.players, strategies, games, seed, jobs, sets, progress=advance)
+
+
+def ladder_args(budgets, games, restricted) -> list[str]:
+    """The report options that reproduce its ladder."""
+    return (["--ladder", "--ladder-budgets", ",".join(map(str, budgets)), "--ladder-games", str(games)]
+            + ([] if restricted else ["--no-restricted"]))
+
+
+def ladder_for_report(setup, budgets, games, seed, jobs, sets, quiet, restricted=True):
+    """The skill ladder (and restricted play) of a report, with progress bars: the
+    ladder's self-play at ``games`` games, its tournament at a quarter per seat order;
+    restricted play at ``games`` per seat and restriction, at RESTRICTED_ITERATIONS."""
+    from cardlab.analysis import ladder, restricted as rp
+    from cardlab.sim import runner
+
+    g, P = setup.game, setup.players
+    vg = ladder.seat_orders(P) * max(1, games // 4)  # a quarter of ``games`` per seat order
+    total = ladder.total_work(g.id, budgets, g.default_strategy, P, games, games, vg, sets) if not quiet else 0
+    advance, bar = runner.progress_bar(total, enabled=None if not quiet else False, work=True)
+    with bar:
+        lad = ladder.run_ladder(g.id, budgets, g.default_strategy, P, games, games, vg, seed, jobs, sets,
+                                progress=advance)
+    if not restricted:
+        return lad, None
+    items = rp.parse_never(None, g, setup.rules)
+    advance, bar = runner.progress_bar(rp.total_games(len(items), P, games), enabled=None if not quiet else False)
+    with bar:
+        res = rp.run_restricted(g.id, items, P, games, RESTRICTED_ITERATIONS, seed, jobs, sets, progress=advance)
+    return lad, res
+
+
+# Default demo size: 10^6 games per shipped game.  Skyscraper plays ~300,000 games/s on
+# 2 cores (~4 s per game plus ~2 s of figures); the budget is about 3 minutes on 2 cores
+# for every shipped game, so a game up to ~10x slower than Skyscraper still fits.
+DEMO_GAMES = 1_000_000
+DEMO_TOURNAMENT_GAMES = 2_000  # per seat order: 5 strategies -> 40,000 games for Skyscraper
+
+
+def run_report(game, n_games, players, seed, jobs, sets, strategies, out=None, tournament=None,
+               tournament_games=TOURNAMENT_GAMES, pools=None, pools_games=None, causal_games=None,
+               with_ladder=False, ladder_budgets=LADDER_BUDGETS, ladder_games=LADDER_GAMES,
+               with_restricted=True, replay_games=None, quiet=False) -> tuple[dict, str]:
+    """``cardlab report``: check every option (``InputError`` before any game is played),
+    simulate, run the parts beside the main run at their sizes and write the report folder.
+    Returns (the files written by name, the folder)."""
+    from cardlab.analysis.pools import parse_pools
+    from cardlab.analysis.report import build_report, prepare_out_dir
+    from cardlab.sim import runner
+
+    setup = _setup(game, players, sets, strategies, seed)
+    runner.check_counts(n_games, seed, jobs)
+    pool_names = parse_pools(pools, setup.game, setup.players) if setup.players >= 2 else []
+    pg = pools_games_for(n_games) if pools_games is None else pools_games
+    if pool_names and not (1 <= pg <= runner.MAX_GAMES):
+        raise InputError(f"bad --pools-games {pg}: allowed 1 to {runner.MAX_GAMES:,}")
+    out = out or f"reports/{setup.game.id}"
+    if tournament == "all":
+        tournament = ",".join(setup.game.strategies)
+    if tournament:
+        from cardlab.analysis.tournament import check_strategies
+
+        check_strategies(tournament)  # bad names fail before any game is played
+        if not (1 <= tournament_games <= runner.MAX_GAMES):
+            raise InputError(f"bad --tournament-games {tournament_games}: allowed 1 to {runner.MAX_GAMES:,}")
+    if causal_games is None:  # on by default, at a size that stays a small share of the report
+        causal_games = 0 if setup.searches else causal_games_for(n_games)
+    if not (0 <= causal_games <= runner.MAX_GAMES):
+        raise InputError(f"bad --causal-games {causal_games}: allowed 0 (off) to {runner.MAX_GAMES:,}")
+    if causal_games and setup.searches:
+        raise InputError("--causal-games plays the heuristics: the search player mcts cannot be a "
+                         "seat's strategy there")
+    budgets = None
+    if with_ladder:
+        from cardlab.analysis.ladder import parse_budgets
+
+        budgets = parse_budgets(ladder_budgets)
+        if not (1 <= ladder_games <= runner.MAX_GAMES):
+            raise InputError(f"bad --ladder-games {ladder_games}: allowed 1 to {runner.MAX_GAMES:,}")
+    rg = replay_games_for(setup, n_games) if replay_games is None else replay_games
+    if not (0 <= rg <= runner.MAX_GAMES):
+        raise InputError(f"bad --replay-games {rg}: allowed 0 (no replays) to {runner.MAX_GAMES:,}")
+    prepare_out_dir(out)  # a bad --out fails before the simulation, not after it
+    advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
+    with bar:
+        result = runner.run(setup, n_games, jobs, progress=advance)
+    lad = res_r = None
+    if with_ladder:
+        lad, res_r = ladder_for_report(setup, budgets, ladder_games, seed, jobs, sets, quiet, with_restricted)
+    t = None
+    if tournament:
+        t = tournament_for_report(setup.game.id, tournament, setup.players, tournament_games,
+                                  seed, jobs, sets, quiet)
+    variants = variants_for_report(setup, n_games, jobs, sets, quiet)
+    pool_result = pools_for_report(setup, pool_names, pg, jobs, quiet)
+    stuck = stuck_for_report(setup, result, n_games, jobs)
+    causal = causal_for_report(setup, strategies, causal_games, seed, jobs, sets, quiet)
+    extra = (ladder_args(budgets, ladder_games, with_restricted) if with_ladder else []) + (
+        ["--replay-games", str(rg)] if replay_games is not None else [])
+    command = report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
+                             tournament, tournament_games, pools, pools_games, causal_games, extra)
+    replays = replays_for_report(setup, rg, jobs)
+    paths = build_report(result, command, out, tournament=t, variants=variants,
+                         pools=pool_result, stuck=stuck, causal=causal, ladder=lad, restricted=res_r,
+                         replays=replays)
+    return paths, out
+
+
+def run_demo(n_games=DEMO_GAMES, jobs=None, out="reports/demo", ladder_games=DEMO_LADDER_GAMES,
+             quiet=False, on_game=None) -> Path:
+    """``cardlab demo``: every shipped game with its defaults, one report per game
+    (OUT/GAME/index.html, each with a small skill ladder) and OUT/index.html linking them.
+    ``on_game(game_id, summary, ladder)`` is called after each game's report; returns the
+    index page."""
+    from cardlab.analysis.pools import default_pools
+    from cardlab.analysis.report import build_report, prepare_out_dir, write_demo_index
+    from cardlab.sim import runner
+    from cardlab.sim.registry import game_ids
+
+    runner.check_counts(n_games, 1, jobs)
+    if not (0 <= ladder_games <= runner.MAX_GAMES):
+        raise InputError(f"bad --ladder-games {ladder_games}: allowed 0 (no ladder) to {runner.MAX_GAMES:,}")
+    budgets = [16, 64]
+    root = prepare_out_dir(out)
+    entries = []
+    for gid in game_ids():
+        setup = _setup(gid, None, None, None, 1)
+        sub = Path(out) / gid
+        advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
+        with bar:
+            result = runner.run(setup, n_games, jobs, progress=advance)
+        # every strategy of the game against every other, so the demo shows the heat map
+        names = ",".join(setup.game.strategies)
+        t = tournament_for_report(gid, names, setup.players, DEMO_TOURNAMENT_GAMES, 1, jobs,
+                                  None, quiet)
+        variants = variants_for_report(setup, n_games, jobs, None, quiet)
+        pool_result = pools_for_report(setup, default_pools(setup.game), pools_games_for(n_games),
+                                       jobs, quiet)
+        stuck = stuck_for_report(setup, result, n_games, jobs)
+        lad = None
+        if ladder_games:
+            lad, _ = ladder_for_report(setup, budgets, ladder_games, 1, jobs, None, quiet, restricted=False)
+        cg = causal_games_for(n_games)
+        causal = causal_for_report(setup, None, cg, 1, jobs, None, quiet)
+        extra = (ladder_args(budgets, ladder_games, False) if ladder_games else []) + ["--causal-games", str(cg)]
+        command = report_command(gid, n_games, None, 1, None, None, sub, names, DEMO_TOURNAMENT_GAMES,
+                                 extra=extra)
+        replays = replays_for_report(setup, replay_games_for(setup, n_games), jobs)
+        build_report(result, command, sub, tournament=t, variants=variants, pools=pool_result,
+                     stuck=stuck, ladder=lad, causal=causal, replays=replays)
+        summary = json.loads((sub / "summary.json").read_text())
+        entries.append({"game": gid, "title": setup.game.title, "href": f"{gid}/index.html",
+                        "verdict": summary["verdict"], "games": n_games, "players": setup.players,
+                        "ladder": lad.verdict if lad is not None else None,
+                        "findings": summary.get("findings", []), "summary": summary,
+                        "length_hist": [int(x) for x in result.tally.finished_hist],
+                        "command": " ".join(["cardlab", "demo", "--games", str(n_games), "--out", str(out)])})
+        if on_game is not None:
+            on_game(gid, summary, lad)
+    return write_demo_index(entries, root)
