@@ -31,10 +31,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardlab.analysis.stats import diff_independent, wilson
+from cardlab.analysis.stats import diff_independent, games_for, wilson
 from cardlab.sim.errors import InputError
 
 DEFAULT_BUDGETS = (16, 64, 256, 1024)
+
+# The equivalence margin of the verdict's claims of absence: "levelled off", "no headroom"
+# and "no first-player edge" are said only when the whole 95% interval lies within
+# +-MARGIN (points of win rate); an interval that straddles a margin says "cannot tell"
+# and about how many games would decide (docs/statistics.md).
+MARGIN = 0.02
+# The luck bands, on the weakest rung's head-to-head share against the strongest as a
+# fraction of a coin's (1/P): "luck decides much" when the whole interval is above LUCKY,
+# "skill decides most games" when it is below SKILLED, "skill matters but luck stays" when
+# it lies between them; otherwise "cannot tell".
+LUCKY, SKILLED = 0.5, 0.2
 
 
 def seat_orders(players: int) -> int:
@@ -182,8 +193,10 @@ def run_ladder(game_id: str, budgets: list[int] | None = None, field_spec: str =
     weakest = min(ratings, key=lambda r: r["rating"])["rung"]
     strongest = ratings[0]["rung"]
     w = float(tour.matrix.loc[weakest, strongest])
+    w_lo, w_hi = float(tour.ci_low.loc[weakest, strongest]), float(tour.ci_high.loc[weakest, strongest])
     luck = {"weakest": weakest, "strongest": strongest, "weakest_wins": _r(w), "coin": _r(fair),
-            "luck_share": _r(w / fair)}
+            "luck_share": _r(w / fair), "luck_share_ci": [_r(w_lo / fair), _r(w_hi / fair)],
+            "games": int(per_order(versus_games, P) * seat_orders(P))}
     verdict = _verdict(game_id, P, field_spec, curve, selfp, headroom, rising, luck, fair)
     return Ladder(game.id, P, field_spec, rungs, games, seed, curve, selfp, ratings, headroom, rising,
                   luck, verdict, elapsed, self_games, versus_games, per_order(versus_games, P))
@@ -206,35 +219,93 @@ def edge_tests(selfp: list[dict], fair: float, alpha: float = 0.05) -> None:
         e["p"], e["p_adjusted"], e["edge_found"] = _r(p), _r(float(q)), bool(q < alpha)
 
 
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def _iv(ci) -> str:
+    return f"[{_pts(ci[0])}, {_pts(ci[1])}]"
+
+
+def _within(lo, hi, margin: float = MARGIN) -> bool:
+    return lo is not None and hi is not None and -margin <= lo and hi <= margin
+
+
+def _decide(half_now: float, n_now: int, target: float = MARGIN / 2) -> int:
+    """Games that would shrink an interval of half-width ``half_now`` from ``n_now`` games
+    to about ``target`` (the width falls as 1/sqrt(n)): a round figure."""
+    if not half_now or half_now != half_now or half_now <= target:
+        return n_now
+    n = n_now * (half_now / target) ** 2
+    step = 10 ** max(2, int(math.log10(n)) - 1)
+    return int(math.ceil(n / step) * step)
+
+
 def _verdict(game_id, P, field_spec, curve, selfp, headroom, rising, luck, fair) -> str:
+    """The ladder's verdict: each claim only as wide as its interval.  A difference is
+    called one when its interval excludes 0; an absence ("levelled off", "no headroom", "no
+    edge") only when the whole interval lies within +-MARGIN; anything else says it cannot
+    tell yet, and about how many games per rung would decide."""
     h = headroom
-    parts = [f"Against a field of {field_spec}, the strongest rung ({h['best']}) wins "
-             f"{100 * max(c['win_rate'] for c in curve):.1f}% where the fair share is {100 * fair:.1f}%: "
-             f"a skill headroom of {h['points']:+.1f} points [{h['ci'][0]:+.1f}, {h['ci'][1]:+.1f}] over "
-             f"{h['reference']}."]
+    m = f"{100 * MARGIN:.0f}"
+    best = max(c["win_rate"] for c in curve)
+    head = (f"Against a field of {field_spec}, the strongest rung ({h['best']}) wins {100 * best:.1f}% "
+            f"where the fair share is {100 * fair:.1f}%: ")
+    lo, hi = h["ci"][0] / 100, h["ci"][1] / 100
+    if lo > 0:
+        head += f"a skill headroom of {h['points']:+.1f} points {_iv((lo, hi))} over {h['reference']}."
+    elif _within(lo, hi):
+        head += (f"no skill headroom beyond +-{m} points over {h['reference']} "
+                 f"({h['points']:+.1f} {_iv((lo, hi))}).")
+    else:
+        n = curve[0]["games"]
+        head += (f"cannot tell yet whether it beats {h['reference']} ({h['points']:+.1f} points {_iv((lo, hi))} "
+                 f"with {n:,} games per rung; about {_decide((hi - lo) / 2, n):,} would decide).")
+    parts = [head]
+    lo, hi = rising["ci"][0] / 100, rising["ci"][1] / 100
     if rising["still_rising"]:
         parts.append(f"The curve still rises at the top budget ({rising['top']} beats {rising['below']} by "
-                     f"{rising['points']:+.1f} points): there is more skill to find than this ladder reaches.")
-    else:
+                     f"{rising['points']:+.1f} points {_iv((lo, hi))}): there is more skill to find than this "
+                     "ladder reaches.")
+    elif _within(lo, hi):
         parts.append(f"The curve has levelled off at the top ({rising['top']} against {rising['below']}: "
-                     f"{rising['points']:+.1f} points [{rising['ci'][0]:+.1f}, {rising['ci'][1]:+.1f}]).")
-    parts.append(f"Head to head the weakest rung ({luck['weakest']}) still wins "
-                 f"{100 * luck['weakest_wins']:.1f}% of games against the strongest ({luck['strongest']}), "
-                 f"{luck['luck_share']:.2f} of what a coin would give: "
-                 + ("luck decides much of this game." if luck["luck_share"] > 0.5 else
-                    "skill decides most games." if luck["luck_share"] < 0.2 else "skill matters but luck stays."))
+                     f"{rising['points']:+.1f} points {_iv((lo, hi))}, within +-{m}).")
+    else:
+        n = curve[-1]["games"]
+        parts.append(f"Cannot tell yet whether the curve still rises at the top ({rising['top']} against "
+                     f"{rising['below']}: {rising['points']:+.1f} points {_iv((lo, hi))} with {n:,} games per "
+                     f"rung; about {_decide((hi - lo) / 2, n):,} would decide).")
+    share, (s_lo, s_hi) = luck["luck_share"], luck.get("luck_share_ci") or (None, None)
+    said = (f"Head to head the weakest rung ({luck['weakest']}) wins {100 * luck['weakest_wins']:.1f}% of "
+            f"games against the strongest ({luck['strongest']}), {share:.2f} of what a coin would give"
+            + (f" [{s_lo:.2f}, {s_hi:.2f}]" if s_lo is not None and s_hi is not None else ""))
+    if s_lo is not None and s_lo > LUCKY:
+        parts.append(said + ": luck decides much of this game.")
+    elif s_hi is not None and s_hi < SKILLED:
+        parts.append(said + ": skill decides most games.")
+    elif s_lo is not None and s_hi is not None and s_lo >= SKILLED and s_hi <= LUCKY:
+        parts.append(said + ": skill matters but luck stays.")
+    else:
+        parts.append(said + f": cannot tell yet how large a part luck plays with {luck.get('games', 0):,} games.")
     lo_edge, hi_edge = selfp[0], selfp[-1]
-    parts.append(f"Seat 0's edge in self-play is {100 * lo_edge['seat0_edge']:+.1f} points for {lo_edge['rung']} "
-                 f"and {100 * hi_edge['seat0_edge']:+.1f} [{100 * hi_edge['ci'][0]:+.1f}, "
-                 f"{100 * hi_edge['ci'][1]:+.1f}] for {hi_edge['rung']}.")
+    parts.append(f"Seat 0's edge in self-play is {100 * lo_edge['seat0_edge']:+.1f} points {_iv(lo_edge['ci'])} "
+                 f"for {lo_edge['rung']} and {100 * hi_edge['seat0_edge']:+.1f} {_iv(hi_edge['ci'])} for "
+                 f"{hi_edge['rung']}.")
     found = [e for e in selfp if e.get("edge_found")]
     if found:
         parts.append(f"Tested at all {len(selfp)} rungs (Benjamini-Hochberg), seat 0's share differs from the fair "
                      "share with " + ", ".join(f"{e['rung']} ({100 * e['seat0_edge']:+.1f})" for e in found)
                      + (" only." if len(found) < len(selfp) else "."))
+    elif all(_within(*e["ci"]) for e in selfp):
+        parts.append(f"No rung's seat-0 edge holds (Benjamini-Hochberg over {len(selfp)} rungs), and every "
+                     f"rung's interval lies within +-{m} points: no first-player edge beyond {m} points.")
     else:
-        parts.append(f"No rung's seat-0 edge holds once the {len(selfp)} rungs tested are accounted for "
-                     "(Benjamini-Hochberg): no first-player edge is found.")
+        widest = max(selfp, key=lambda e: e["ci"][1] - e["ci"][0])
+        half = (widest["ci"][1] - widest["ci"][0]) / 2
+        parts.append(f"No rung's seat-0 edge is shown with {widest['games']:,} self-play games (Benjamini-Hochberg "
+                     f"over {len(selfp)} rungs), but an edge of up to {100 * max(abs(widest['ci'][0]), abs(widest['ci'][1])):.0f} "
+                     f"points cannot be ruled out: about {_decide(half, widest['games']):,} games per rung would "
+                     f"tell +-{m}.")
     return " ".join(parts)
 
 

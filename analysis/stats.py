@@ -90,3 +90,14 @@ def diff_paired(sum_d: float, sum_d2: float, n: float, z: float | None = None
     q = stats.t.ppf(0.975, n - 1) if z is None else z
     p = float(2 * stats.t.sf(abs(mean) / se, n - 1))
     return (mean, mean - q * se, mean + q * se, p)
+
+
+def games_for(halfwidth: float, p: float = 0.5, arms: int = 1, z: float = Z95) -> int:
+    """Games (in each arm) that give a 95% interval of about +-``halfwidth`` on a
+    proportion near ``p`` (``arms=2``: on the difference of two independent proportions,
+    each near p): n = arms * z^2 p (1 - p) / halfwidth^2, the normal approximation the
+    Wilson interval approaches.  The sample-size figure of every "cannot tell yet"."""
+    if not 0.0 < halfwidth:
+        raise ValueError("halfwidth must be positive")
+    return max(1, math.ceil(arms * z * z * p * (1.0 - p) / (halfwidth * halfwidth)))
+

@@ -97,3 +97,67 @@ def test_the_progress_bar_counts_the_ladders_work():
     run_ladder("crazy_eights", [4, 16], games=3, self_games=2, versus_games=7, seed=3, jobs=1, progress=seen.append)
     assert sum(seen) == total_work("crazy_eights", [4, 16], "reference", 3, 3, 2, 7)
     assert max(seen) > 20 * min(seen)  # searching runs weigh more than heuristic ones
+
+
+# ---------------------------------------------------------------- claims no wider than their intervals
+def _inputs(half_pts: float, games: int):
+    """A ladder's figures with every estimate near 0 and intervals of +-half_pts points."""
+    from cardlab.analysis.ladder import _verdict  # noqa: F401 - the function under test
+
+    h = half_pts / 100
+    curve = [{"rung": "reference", "games": games, "win_rate": 0.5},
+             {"rung": "mcts:iterations=16", "games": games, "win_rate": 0.505},
+             {"rung": "mcts:iterations=64", "games": games, "win_rate": 0.506}]
+    selfp = [{"rung": c["rung"], "games": games, "seat0_edge": 0.003, "ci": [0.003 - h, 0.003 + h],
+              "edge_found": False} for c in curve]
+    headroom = {"best": "mcts:iterations=64", "reference": "reference", "points": 0.6,
+                "ci": [0.6 - half_pts, 0.6 + half_pts]}
+    rising = {"top": "mcts:iterations=64", "below": "mcts:iterations=16", "points": 0.1,
+              "ci": [0.1 - half_pts, 0.1 + half_pts], "still_rising": False}
+    luck = {"weakest": "reference", "strongest": "mcts:iterations=64", "weakest_wins": 0.35, "coin": 0.5,
+            "luck_share": 0.7, "luck_share_ci": [0.7 - 4 * h, 0.7 + 4 * h], "games": games}
+    return ("g", 2, "reference", curve, selfp, headroom, rising, luck, 0.5)
+
+
+def test_wide_intervals_claim_no_absence_and_say_how_many_games_would_decide():
+    """A few hundred games (the demo's ladders): "levelled off", "no edge", "no headroom"
+    and "luck decides" are not said; the text says it cannot tell and names a game count."""
+    from cardlab.analysis.ladder import _verdict
+
+    v = _verdict(*_inputs(13.6, 200))
+    for claim in ("levelled off", "no first-player edge", "no skill headroom", "luck decides",
+                  "skill decides", "skill matters"):
+        assert claim not in v, (claim, v)
+    assert v.count("cannot tell") + v.count("Cannot tell") >= 3 and "cannot be ruled out" in v
+    assert "would decide" in v and "would tell" in v
+
+
+def test_narrow_intervals_support_the_claims_of_absence():
+    from cardlab.analysis.ladder import _verdict
+
+    v = _verdict(*_inputs(1.2, 20_000))
+    assert "levelled off" in v and "no first-player edge beyond 2 points" in v
+    assert "no skill headroom beyond +-2 points" in v and "luck decides much" in v
+    assert "cannot tell" not in v.lower()
+
+
+def test_a_found_difference_is_called_one_whatever_the_margin():
+    from cardlab.analysis.ladder import _verdict
+
+    args = list(_inputs(13.6, 200))
+    args[5] = dict(args[5], points=30.0, ci=[16.4, 43.6])
+    args[6] = dict(args[6], points=20.0, ci=[6.4, 33.6], still_rising=True)
+    v = _verdict(*args)
+    assert "a skill headroom of +30.0 points" in v and "still rises" in v
+
+
+def test_games_for_a_precision():
+    from cardlab.analysis.stats import games_for, wilson
+
+    n = games_for(0.01)                      # +-1 point on a fair coin: ~9,604 games
+    assert 9_500 < n < 9_700
+    lo, hi = wilson(n / 2, n)
+    assert hi - lo == pytest.approx(0.02, rel=0.01)
+    assert games_for(0.01, arms=2) == pytest.approx(2 * n, abs=1)
+    with pytest.raises(ValueError):
+        games_for(0)
