@@ -67,6 +67,62 @@ def _seat_edge(s) -> list[Finding]:
     return out
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def seat_role(s, seat: int) -> str:
+    """A seat named by its place: seat 0 by the game's own role for it, the others by their
+    place in seat order (the last one as such)."""
+    P = s.get("players", 0)
+    if seat == 0:
+        return s.get("seat0_role", "the first player")
+    return "the last in seat order" if seat == P - 1 else f"{_ordinal(seat + 1)} in seat order"
+
+
+def seat_tests(s) -> list[dict[str, Any]]:
+    """Every seat's win share against the fair share: the score test the Wilson interval
+    inverts, Holm-adjusted over the P seats (family-wise 5%: one seat in twenty would
+    otherwise miss by chance in every 20-seat table).  One entry per seat: seat, role,
+    edge and its interval (points of win rate), p, p_adjusted."""
+    import math
+
+    from scipy.stats import norm
+
+    from cardlab.analysis.tables import holm_adjust
+
+    P, n = s.get("players", 0), s.get("games", 0)
+    rates, cis = s.get("win_rate_by_seat") or [], s.get("win_rate_ci_by_seat") or []
+    if P < 2 or not n or len(rates) != P or len(cis) != P:
+        return []
+    fair = 1.0 / P
+    se = math.sqrt(fair * (1.0 - fair) / n)
+    ps = [float(2.0 * norm.sf(abs(r - fair) / se)) for r in rates]
+    adj = holm_adjust(ps)
+    return [{"seat": i, "role": seat_role(s, i), "edge": rates[i] - fair,
+             "ci": [cis[i][0] - fair, cis[i][1] - fair], "p": ps[i], "p_adjusted": float(adj[i])}
+            for i in range(P)]
+
+
+def _other_seats(s) -> list[Finding]:
+    """An edge of a seat other than seat 0 (its own finding, pools-aware, is above): the
+    first mover when seat 0 deals, the last seat, ... -- each seat tested against the fair
+    share, Holm over every seat, raised when the adjusted test holds and the interval
+    clears the threshold."""
+    if s.get("seat_edge_confounded"):
+        return []  # seats play different strategies: the seat figures are the strategies'
+    out = []
+    for t in seat_tests(s)[1:]:
+        lo, hi = t["ci"]
+        if t["p_adjusted"] < 0.05 and (lo > SEAT_EDGE or hi < -SEAT_EDGE):
+            word = "an advantage" if lo > 0 else "a disadvantage"
+            out.append(Finding("seat_edge", 2, f"Seat {t['seat']} ({t['role']}) has {word} of {_p(t['edge'])} "
+                               f"points [{_p(lo)}, {_p(hi)}] over the fair share, with "
+                               f"{', '.join(sorted(set(s['strategies'])))} in every seat.", t["edge"], [lo, hi],
+                               f"|edge| > {100 * SEAT_EDGE:.0f} points, Holm over {s['players']} seats"))
+    return out
+
+
 def _dominant(s) -> list[Finding]:
     v = ((s.get("pools") or {}).get("verdicts") or {}).get("dominant")
     if v and v["holds"] and v["answer"]:
@@ -147,5 +203,6 @@ def _shape(s) -> list[Finding]:
 def findings(s: dict[str, Any]) -> list[Finding]:
     """Every finding a summary (with its pools, stuck, causal and shape objects when
     present) raises, most severe first."""
-    out = _seat_edge(s) + _dominant(s) + _unfinished(s) + _causal(s) + _shape(s) + _played(s)
+    out = (_seat_edge(s) + _other_seats(s) + _dominant(s) + _unfinished(s) + _causal(s) + _shape(s)
+           + _played(s))
     return sorted(out, key=lambda f: -f.severity)

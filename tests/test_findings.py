@@ -55,3 +55,31 @@ def test_unfinished_causal_played_and_shape_findings_in_order_of_severity():
     assert [x.severity for x in f] == sorted([x.severity for x in f], reverse=True)
     assert "J" in f[1].text and "A" in f[4].text and "C" in f[5].text and "B" not in f[5].text
     assert kinds(summary(unfinished_rate=0.012, unfinished_rate_ci=[0.009, 0.015])) == []  # interval reaches 1%
+
+
+def seats(rates, games, players=4):
+    """A summary of ``games`` games with these seat win rates (Wilson intervals)."""
+    from cardlab.analysis.stats import wilson
+
+    return summary(players=players, games=games, strategies=["reference"] * players,
+                   win_rate_by_seat=rates, win_rate_ci_by_seat=[list(wilson(r * games, games)) for r in rates])
+
+
+def test_every_seat_is_judged_not_only_seat_0():
+    """Issue 35: the last seat's large edge raised no finding, because only seat 0 was
+    tested.  Every seat is tested against the fair share (Holm over the seats) and named
+    by its place; seat 0 keeps its own, pools-aware finding."""
+    s = seats([0.24, 0.24, 0.22, 0.30], 20_000)
+    f = [x for x in F.findings(s) if x.kind == "seat_edge"]
+    assert len(f) == 1 and f[0].text.startswith("Seat 3 (the last in seat order) has an advantage of +5.0")
+    assert f[0].ci[0] > F.SEAT_EDGE and "Holm over 4 seats" in f[0].threshold
+    tests = F.seat_tests(s)
+    assert [t["role"] for t in tests] == ["the first player", "2nd in seat order", "3rd in seat order",
+                                          "the last in seat order"]
+    assert tests[3]["p_adjusted"] < 0.05 and tests[0]["p_adjusted"] >= tests[0]["p"]
+    # the same rates from 400 games: the interval does not clear 3 points -- no finding
+    assert [x for x in F.findings(seats([0.24, 0.24, 0.22, 0.30], 400)) if x.kind == "seat_edge"] == []
+    # a clear but small edge (under 3 points) is no finding either
+    assert [x for x in F.findings(seats([0.25, 0.25, 0.24, 0.26], 200_000)) if x.kind == "seat_edge"] == []
+    # seats playing different strategies: the seat figures are the strategies'
+    assert [x for x in F.findings(s | {"seat_edge_confounded": True}) if x.kind == "seat_edge"] == []
