@@ -9,6 +9,7 @@ weaker "in this pool" finding.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -85,8 +86,6 @@ def seat_tests(s) -> list[dict[str, Any]]:
     inverts, Holm-adjusted over the P seats (family-wise 5%: one seat in twenty would
     otherwise miss by chance in every 20-seat table).  One entry per seat: seat, role,
     edge and its interval (points of win rate), p, p_adjusted."""
-    import math
-
     from scipy.stats import norm
 
     from cardlab.analysis.tables import holm_adjust

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -33,14 +32,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def declared_range() -> tuple[str, str]:
-    """(lowest, highest) numba release of pyproject.toml's range and of the tested ends
-    in ``sim/numba_internals.TESTED`` (which a test keeps equal to it)."""
-    text = (ROOT / "sim" / "numba_internals.py").read_text()
-    m = re.search(r"TESTED = \(\((\d+), (\d+), (\d+)\), \((\d+), (\d+), (\d+)\)\)", text)
-    if not m:
-        raise SystemExit("numba_compat: TESTED not found in sim/numba_internals.py")
-    g = m.groups()
-    return ".".join(g[:3]), ".".join(g[3:])
+    """(lowest, highest) numba release of ``sim/numba_internals.TESTED`` (which a test keeps
+    equal to pyproject.toml's range)."""
+    from cardlab.sim.numba_internals import TESTED
+
+    return tuple(".".join(map(str, v)) for v in TESTED)
 
 
 def run(cmd: list[str], env: dict, log) -> subprocess.CompletedProcess:
