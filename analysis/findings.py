@@ -1,17 +1,22 @@
-"""The findings list at the top of every report: what a designer should look at first,
-most severe first, each with its number, its 95% interval and the threshold that raised
-it (the thresholds are module constants, documented in docs/commands/report.md, "Findings").
+"""The findings list of every report: what a designer should look at, most severe first,
+each with its number, its 95% interval and the threshold that raised it (the thresholds are
+module constants, documented in docs/commands/report.md, "Findings").
 
 A finding is raised only by a figure whose interval clears its threshold, so noise never
-raises one; and a seat edge is a finding about the game only when it holds for every
-pool of players (``analysis/pools.py``) — measured with one pool it is reported as a
-weaker "in this pool" finding.
+raises one.  A seat edge, the dominant strategy and unfinished games carry the class of
+their headline (``analysis/headlines.py``: about the game, an artefact of the heuristics,
+depends on the players, cannot tell yet), which sets their severity: an edge that holds
+under strong play is severe, one the heuristics alone show is minor.  A report without
+pools or a strong pool falls back to one pool's seat figures, and says so.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from cardlab.analysis.headlines import (ABOUT, ARTEFACT, dominant_headline, seat_headline, seat_role,
+                                        unfinished_headline)
 
 SEAT_EDGE = 0.03        # a seat-0 edge beyond +-3 points (interval clear of it)
 UNFINISHED = 0.01       # more than 1% of games stopped by the cap (interval above it)
@@ -32,31 +37,43 @@ class Finding:
     value: float | None
     ci: list[float | None] | None
     threshold: str       # what raised it
+    klass: str | None = None   # the headline class (analysis/headlines.py), where it is one
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self) | {"severity_name": SEVERITY[self.severity]}
+        d = asdict(self)
+        klass = d.pop("klass")
+        return d | {"severity_name": SEVERITY[self.severity]} | ({"class": klass} if klass else {})
 
 
 def _p(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
-def _seat_edge(s) -> list[Finding]:
-    pools = (s.get("pools") or {})
-    v = (pools.get("verdicts") or {}).get("seat0_edge")
+SEAT_SEVERITY = {ABOUT: 3, ARTEFACT: 1}   # the others (depends, cannot tell yet): notable
+
+
+def _classified_seats(s) -> list[Finding]:
+    """Each seat's classified headline (``analysis/headlines.py``) whose figure -- under
+    strong play when it is about the game, else the heuristics' -- clears 3 points:
+    about the game is severe, an artefact of the heuristics minor (the bots', not the
+    game's, but the report's own figure), the rest notable."""
+    P = s.get("players", 0)
     out = []
-    if v is not None:
-        stats = pools["by_pool"]
-        lows = [p["seat0_edge_ci"][0] for p in stats]
-        highs = [p["seat0_edge_ci"][1] for p in stats]
-        if v["holds"] and (min(lows) > SEAT_EDGE or max(highs) < -SEAT_EDGE):
-            word = "advantage" if min(lows) > 0 else "disadvantage"
-            article = "an" if word == "advantage" else "a"
-            out.append(Finding("seat_edge", 3, f"Seat 0 ({s.get('seat0_role', 'the first player')}) has {article} {word} "
-                               f"beyond 3 points in every pool of players ({_p(v['min'])} to {_p(v['max'])} points): "
-                               "a property of the game.", v["min"] if word == "advantage" else v["max"],
-                               [min(lows), max(highs)], f"|edge| > {100 * SEAT_EDGE:.0f} points, holds for every pool"))
-        return out
+    for seat in range(1 if P == 2 else P):
+        h = seat_headline(s, seat)
+        if h is None or h.get("absent") or not h["ci"]:
+            continue
+        lo, hi = h["ci"]
+        if lo > SEAT_EDGE or hi < -SEAT_EDGE:
+            out.append(Finding("seat_edge", SEAT_SEVERITY.get(h["class"], 2), h["text"], h["value"], [lo, hi],
+                               f"|edge| > {100 * SEAT_EDGE:.0f} points, classified by player strength",
+                               h["class"]))
+    return out
+
+
+def _seat_edge(s) -> list[Finding]:
+    """Seat 0's edge in a report without pools: one pool, so it says so."""
+    out: list[Finding] = []
     if s.get("seat_edge_confounded"):
         return out  # seats play different strategies: the seat figure is the strategies'
     e, ci = s.get("first_player_advantage"), s.get("first_player_advantage_ci")
@@ -66,19 +83,6 @@ def _seat_edge(s) -> list[Finding]:
                            "(--pools) to see whether it holds for other players.", e, list(ci),
                            f"|edge| > {100 * SEAT_EDGE:.0f} points, one pool"))
     return out
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def seat_role(s, seat: int) -> str:
-    """A seat named by its place: seat 0 by the game's own role for it, the others by their
-    place in seat order (the last one as such)."""
-    P = s.get("players", 0)
-    if seat == 0:
-        return s.get("seat0_role", "the first player")
-    return "the last in seat order" if seat == P - 1 else f"{_ordinal(seat + 1)} in seat order"
 
 
 def seat_tests(s) -> list[dict[str, Any]]:
@@ -125,9 +129,9 @@ def _other_seats(s) -> list[Finding]:
 def _dominant(s) -> list[Finding]:
     v = ((s.get("pools") or {}).get("verdicts") or {}).get("dominant")
     if v and v["holds"] and v["answer"]:
-        return [Finding("dominant_strategy", 2, f"{v['answer']} dominates: it wins more than every other "
-                        f"heuristic in the mixed pool. {v['text']}", None, None,
-                        "its interval above every other strategy's in the mixed pool")]
+        h = dominant_headline(s)
+        return [Finding("dominant_strategy", 1 if h["class"] == ARTEFACT else 2, h["text"], h["value"], h["ci"],
+                        "its interval above every other strategy's in the mixed pool", h["class"])]
     return []
 
 
@@ -139,9 +143,12 @@ def _unfinished(s) -> list[Finding]:
     st = s.get("stuck")
     if st and st.get("classified"):
         why = " " + st.get("sentence", "")
-    return [Finding("unfinished", 3 if ci[0] > UNFINISHED_SEVERE else 2,
+    h = unfinished_headline(s) if (s.get("pools") or {}).get("strong") else None
+    klass = h["class"] if h else None
+    under = f" Under strong play: {h['text']}" if h else ""
+    return [Finding("unfinished", 1 if klass == ARTEFACT else (3 if ci[0] > UNFINISHED_SEVERE else 2),
                     f"{100 * r:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}] of games never finish (stopped by "
-                    f"the cap).{why}", r, list(ci), f"unfinished > {100 * UNFINISHED:.0f}%")]
+                    f"the cap).{why}{under}", r, list(ci), f"unfinished > {100 * UNFINISHED:.0f}%", klass)]
 
 
 def _causal(s) -> list[Finding]:
@@ -202,6 +209,8 @@ def _shape(s) -> list[Finding]:
 def findings(s: dict[str, Any]) -> list[Finding]:
     """Every finding a summary (with its pools, stuck, causal and shape objects when
     present) raises, most severe first."""
-    out = (_seat_edge(s) + _other_seats(s) + _dominant(s) + _unfinished(s) + _causal(s) + _shape(s)
-           + _played(s))
+    pools = s.get("pools") or {}
+    seats = (_classified_seats(s) if pools.get("strong") or pools.get("by_pool")
+             else _seat_edge(s) + _other_seats(s))
+    out = seats + _dominant(s) + _unfinished(s) + _causal(s) + _shape(s) + _played(s)
     return sorted(out, key=lambda f: -f.severity)

@@ -2,9 +2,10 @@
 
 A report is the main run of a setup plus everything beside it, each part at a default size
 derived from ``--games`` (``pools_games_for``, ``causal_games_for``, ``replay_games_for``):
-the rule variants on the same seeds, the seat verdicts across pools, why capped games
-stuck, causal card power, optionally a tournament and a skill ladder with restricted play,
-and a few sampled games for the embedded replays; ``report.build_report`` writes the
+the rule variants on the same seeds, the seat verdicts across pools, the strong pool that
+classifies every headline (``strong_games_for``), why capped games stuck, causal card
+power, the luck-skill profile, optionally a tournament and a skill ladder with restricted
+play, and a few sampled games for the embedded replays; ``report.build_report`` writes the
 folder.  ``run_report`` checks every input before a game is played (``InputError``, one
 line) and ``run_demo`` writes one report per shipped game and an index.  Progress bars go
 to stderr (``--quiet``: none); the CLI (``cardlab/cli.py``) only parses the options and
@@ -31,7 +32,7 @@ def _setup(game_id, players, sets, strategies, seed):
 
 def report_command(game_id, n_games, players, seed, sets, strategies, out,
                     tournament=None, tournament_games=None, pools=None, pools_games=None,
-                    causal_games=0, extra=()) -> str:
+                    causal_games=0, extra=(), strong=None, strong_games=None) -> str:
     """The canonical command line that reproduces a report (``--jobs`` never changes a result);
     ``extra``: further options, named before ``--out`` (which comes last)."""
     import shlex
@@ -52,6 +53,10 @@ def report_command(game_id, n_games, players, seed, sets, strategies, out,
         args += ["--pools-games", str(pools_games)]
     if causal_games:
         args += ["--causal-games", str(causal_games)]
+    if strong is not None:
+        args += ["--strong", strong]
+    if strong_games is not None:
+        args += ["--strong-games", str(strong_games)]
     args += [*extra, "--out", str(out)]
     return shlex.join(args)
 
@@ -59,6 +64,7 @@ def report_command(game_id, n_games, players, seed, sets, strategies, out,
 def variants_for_report(setup, n_games, jobs, sets, quiet):
     """The game's report variants (same seeds, one knob changed), as (label, summary);
     a variant equal to the rules as run is skipped."""
+    from cardlab.analysis.stats import hist_mean_interval
     from cardlab.analysis.summary import summarize
     from cardlab.sim import runner
 
@@ -71,7 +77,10 @@ def variants_for_report(setup, n_games, jobs, sets, quiet):
                    ",".join(s.label for s in setup.seats), setup.seed)
         advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
         with bar:
-            out.append((f"{knob}={value}", summarize(runner.run(v, n_games, jobs, progress=advance))))
+            r = runner.run(v, n_games, jobs, progress=advance)
+        summary = summarize(r)
+        summary["length"]["mean_ci"] = hist_mean_interval(r.tally.finished_hist)
+        out.append((f"{knob}={value}", summary))
     return out
 
 
@@ -91,6 +100,67 @@ def pools_for_report(setup, pools, n_games, jobs, quiet):
     advance, bar = runner.progress_bar(len(pools) * n_games, enabled=None if not quiet else False)
     with bar:
         return run_pools(setup, pools, n_games, jobs, progress=advance)
+
+
+# the strong pool's size: seat effects to about +-2.5 points in a report, +-4 in the demo
+STRONG_HALFWIDTH = 0.025
+DEMO_STRONG_HALFWIDTH = 0.04
+EXTEND_MIN = 0.02   # a main-run seat edge this large is worth resolving under strong play ...
+EXTEND_CAP = 4      # ... with up to this many times the strong pool's base games
+
+
+def strong_games_for(players: int, halfwidth: float = STRONG_HALFWIDTH, main_edges=()) -> int:
+    """Games of the strong pool: enough for each seat's share to about +-``halfwidth`` (95%,
+    a share near the fair 1/P: ``stats.games_for``), more when the main run shows a seat
+    edge of at least ``EXTEND_MIN``: enough to resolve the smallest such edge to +-half its
+    size (so that strong play can confirm or refute it), at most ``EXTEND_CAP`` times the
+    base.  Sized from the main run's figures, never from the strong pool's own, so the
+    strong pool's intervals keep their coverage; deterministic for a seed and game count."""
+    from cardlab.analysis.stats import games_for
+
+    fair = 1.0 / max(players, 2)
+    base = games_for(halfwidth, fair)
+    big = [abs(e) for e in main_edges if abs(e) >= EXTEND_MIN]
+    if not big:
+        return base
+    return min(max(base, games_for(min(big) / 2, fair)), EXTEND_CAP * base)
+
+
+def main_edges(result) -> list[float]:
+    """Each seat's win share minus the fair share in a run, as the pools judge it (none when
+    its seats play different strategies: those figures are the strategies')."""
+    t = result.tally
+    if t.players < 2 or len({s.label for s in result.setup.seats}) > 1:
+        return []
+    decided = t.games - t.no_winner   # among games with a winner when 0.1% or more have none
+    base = decided if t.no_winner / t.games >= 0.001 and decided > 0 else t.games
+    return [float(w) / base - 1.0 / t.players for w in t.wins]
+
+
+def strong_for_report(setup, spec, games, strength_games, jobs, quiet):
+    """The strong pool and its measured strength (``pools.run_strong``), with a progress bar
+    that counts work (a search game costs as much as thousands of heuristic games)."""
+    from cardlab.analysis.pools import run_strong, strong_work
+    from cardlab.sim import runner
+
+    if not spec or setup.players < 2:
+        return None
+    total = strong_work(setup, games, strength_games, spec) if not quiet else 0
+    advance, bar = runner.progress_bar(total, enabled=None if not quiet else False, work=True)
+    with bar:
+        return run_strong(setup, games, strength_games, jobs, spec, progress=advance)
+
+
+def attach_strong(pool_result, setup, strong):
+    """The pools object with the strong pool in it (one with no heuristic pools if none ran)."""
+    if strong is None:
+        return pool_result
+    if pool_result is None:
+        from cardlab.analysis.pools import Pools
+
+        pool_result = Pools(setup.game.id, setup.players, setup.seed, 0, [])
+    pool_result.strong = strong
+    return pool_result
 
 
 def stuck_for_report(setup, result, n_games, jobs):
@@ -137,8 +207,9 @@ def tournament_total(game_id, names, players, n_games, sets, show) -> tuple[int,
 LADDER_BUDGETS = "16,64"
 LADDER_GAMES = 100
 RESTRICTED_ITERATIONS = 32
-# cardlab demo: a smaller ladder per game (budgets 16 and 64, this many games per rung and seat)
-DEMO_LADDER_GAMES = 30
+# cardlab demo: no ladder by default (--ladder-games N adds one at budgets 16 and 64: its few
+# hundred games per rung can only say "cannot tell yet", and its minute goes to strong play)
+DEMO_LADDER_GAMES = 0
 
 
 def replay_games_for(setup, n_games: int) -> int:
@@ -155,6 +226,24 @@ def replays_for_report(setup, games: int, jobs):
     from cardlab.analysis.replay_picks import sample_replays
 
     return sample_replays(setup, games, jobs)
+
+
+LUCK_DEALS = 2000   # a report's luck profile: deals, each in every seat order, twice
+
+
+def luck_for_report(setup, deals, jobs, sets, strategies, quiet, ladder=None):
+    """The luck profile (``analysis/luck.py``: how much the deal, later draws and seat order
+    decide), with the ladder's skill measure when the report has a ladder; None when off
+    (``deals`` 0), for one player, or when a seat searches (the profile replays heuristics)."""
+    if not deals or setup.players < 2 or setup.searches:
+        return None
+    from cardlab.analysis.luck import run_luck
+    from cardlab.sim import runner
+
+    advance, bar = runner.progress_bar(deals, enabled=None if not quiet else False, work=True)
+    with bar:
+        return run_luck(setup.game.id, deals, setup.players, sets, strategies, setup.seed, jobs,
+                        progress=advance, ladder=ladder.to_dict() if ladder is not None else None)
 
 
 def causal_games_for(n_games: int) -> int:
@@ -213,7 +302,8 @@ DEMO_TOURNAMENT_GAMES = 2_000  # per seat order: 5 strategies -> 40,000 games fo
 def run_report(game, n_games, players, seed, jobs, sets, strategies, out=None, tournament=None,
                tournament_games=TOURNAMENT_GAMES, pools=None, pools_games=None, causal_games=None,
                with_ladder=False, ladder_budgets=LADDER_BUDGETS, ladder_games=LADDER_GAMES,
-               with_restricted=True, replay_games=None, quiet=False) -> tuple[dict, str]:
+               with_restricted=True, replay_games=None, quiet=False, strong=None, strong_games=None,
+               strength_games=None, luck_deals=LUCK_DEALS, variant_games=None) -> tuple[dict, str]:
     """``cardlab report``: check every option (``InputError`` before any game is played),
     simulate, run the parts beside the main run at their sizes and write the report folder.
     Returns (the files written by name, the folder)."""
@@ -250,6 +340,20 @@ def run_report(game, n_games, players, seed, jobs, sets, strategies, out=None, t
         budgets = parse_budgets(ladder_budgets)
         if not (1 <= ladder_games <= runner.MAX_GAMES):
             raise InputError(f"bad --ladder-games {ladder_games}: allowed 1 to {runner.MAX_GAMES:,}")
+    from cardlab.analysis.pools import STRENGTH_GAMES, parse_strong
+
+    strong_spec = parse_strong(strong, setup)
+    sg = strong_games
+    if strong_spec and sg is not None and not (1 <= sg <= runner.MAX_GAMES):
+        raise InputError(f"bad --strong-games {sg}: allowed 1 to {runner.MAX_GAMES:,}")
+    hg = STRENGTH_GAMES if strength_games is None else strength_games
+    if not (0 <= hg <= runner.MAX_GAMES):
+        raise InputError(f"bad --strength-games {hg}: allowed 0 (not measured) to {runner.MAX_GAMES:,}")
+    vg = n_games if variant_games is None else variant_games
+    if not (1 <= vg <= runner.MAX_GAMES):
+        raise InputError(f"bad --variant-games {vg}: allowed 1 to {runner.MAX_GAMES:,}")
+    if luck_deals and not (20 <= luck_deals <= runner.MAX_GAMES):
+        raise InputError(f"bad --luck-deals {luck_deals}: allowed 0 (off) or 20 to {runner.MAX_GAMES:,}")
     rg = replay_games_for(setup, n_games) if replay_games is None else replay_games
     if not (0 <= rg <= runner.MAX_GAMES):
         raise InputError(f"bad --replay-games {rg}: allowed 0 (no replays) to {runner.MAX_GAMES:,}")
@@ -264,25 +368,44 @@ def run_report(game, n_games, players, seed, jobs, sets, strategies, out=None, t
     if tournament:
         t = tournament_for_report(setup.game.id, tournament, setup.players, tournament_games,
                                   seed, jobs, sets, quiet)
-    variants = variants_for_report(setup, n_games, jobs, sets, quiet)
+    variants = variants_for_report(setup, vg, jobs, sets, quiet)
     pool_result = pools_for_report(setup, pool_names, pg, jobs, quiet)
+    if sg is None:
+        sg = strong_games_for(setup.players, STRONG_HALFWIDTH, main_edges(result))
+    pool_result = attach_strong(pool_result, setup,
+                                strong_for_report(setup, strong_spec, sg, hg, jobs, quiet))
     stuck = stuck_for_report(setup, result, n_games, jobs)
     causal = causal_for_report(setup, strategies, causal_games, seed, jobs, sets, quiet)
+    luck = luck_for_report(setup, luck_deals, jobs, sets, strategies, quiet, lad)
     extra = (ladder_args(budgets, ladder_games, with_restricted) if with_ladder else []) + (
-        ["--replay-games", str(rg)] if replay_games is not None else [])
+        ["--luck-deals", str(luck_deals)] if luck_deals != LUCK_DEALS else []) + (
+        ["--replay-games", str(rg)] if replay_games is not None else []) + (
+        ["--strength-games", str(hg)] if strength_games is not None else []) + (
+        ["--variant-games", str(vg)] if variant_games is not None else [])
     command = report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
-                             tournament, tournament_games, pools, pools_games, causal_games, extra)
+                             tournament, tournament_games, pools, pools_games, causal_games, extra,
+                             strong, strong_games)
     replays = replays_for_report(setup, rg, jobs)
     paths = build_report(result, command, out, tournament=t, variants=variants,
                          pools=pool_result, stuck=stuck, causal=causal, ladder=lad, restricted=res_r,
-                         replays=replays)
+                         replays=replays, luck=luck)
     return paths, out
 
 
+DEMO_STRENGTH_GAMES = 0    # the demo does not measure the strong player's strength (reports do)
+DEMO_VARIANT_GAMES = 100_000  # games per rule variant in the demo (its main run plays --games)
+DEMO_POOLS_GAMES = 20_000     # games per heuristic pool in the demo
+
+
 def run_demo(n_games=DEMO_GAMES, jobs=None, out="reports/demo", ladder_games=DEMO_LADDER_GAMES,
-             quiet=False, on_game=None) -> Path:
+             quiet=False, on_game=None, strong=True, strong_games=None,
+             strength_games=DEMO_STRENGTH_GAMES) -> Path:
     """``cardlab demo``: every shipped game with its defaults, one report per game
-    (OUT/GAME/index.html, each with a small skill ladder) and OUT/index.html linking them.
+    (OUT/GAME/index.html) and OUT/index.html linking them.  Sized to fit 8 minutes from an
+    empty cache on 2 cores: each game's strong pool (its own strong player, as in its
+    report) sized for +-4 points with no extension and its strength not measured; rule
+    variants at DEMO_VARIANT_GAMES, pools at DEMO_POOLS_GAMES; no luck profile and no
+    ladder (``cardlab luck``, ``cardlab report --ladder``).
     ``on_game(game_id, summary, ladder)`` is called after each game's report; returns the
     index page."""
     from cardlab.analysis.pools import default_pools
@@ -291,6 +414,10 @@ def run_demo(n_games=DEMO_GAMES, jobs=None, out="reports/demo", ladder_games=DEM
     from cardlab.sim.registry import game_ids
 
     runner.check_counts(n_games, 1, jobs)
+    if strong_games is not None and not (1 <= strong_games <= runner.MAX_GAMES):
+        raise InputError(f"bad --strong-games {strong_games}: allowed 1 to {runner.MAX_GAMES:,}")
+    if not (0 <= strength_games <= runner.MAX_GAMES):
+        raise InputError(f"bad --strength-games {strength_games}: allowed 0 (not measured) to {runner.MAX_GAMES:,}")
     if not (0 <= ladder_games <= runner.MAX_GAMES):
         raise InputError(f"bad --ladder-games {ladder_games}: allowed 0 (no ladder) to {runner.MAX_GAMES:,}")
     budgets = [16, 64]
@@ -306,9 +433,13 @@ def run_demo(n_games=DEMO_GAMES, jobs=None, out="reports/demo", ladder_games=DEM
         names = ",".join(setup.game.strategies)
         t = tournament_for_report(gid, names, setup.players, DEMO_TOURNAMENT_GAMES, 1, jobs,
                                   None, quiet)
-        variants = variants_for_report(setup, n_games, jobs, None, quiet)
-        pool_result = pools_for_report(setup, default_pools(setup.game), pools_games_for(n_games),
-                                       jobs, quiet)
+        vg, pg = min(n_games, DEMO_VARIANT_GAMES), min(n_games, DEMO_POOLS_GAMES)
+        variants = variants_for_report(setup, vg, jobs, None, quiet)
+        pool_result = pools_for_report(setup, default_pools(setup.game), pg, jobs, quiet)
+        spec = setup.game.strong_player if strong else None
+        sg = 0 if not strong else (strong_games or strong_games_for(setup.players, DEMO_STRONG_HALFWIDTH))
+        pool_result = attach_strong(pool_result, setup, strong_for_report(setup, spec, sg, strength_games,
+                                                                         jobs, quiet))
         stuck = stuck_for_report(setup, result, n_games, jobs)
         lad = None
         if ladder_games:
@@ -316,8 +447,10 @@ def run_demo(n_games=DEMO_GAMES, jobs=None, out="reports/demo", ladder_games=DEM
         cg = causal_games_for(n_games)
         causal = causal_for_report(setup, None, cg, 1, jobs, None, quiet)
         extra = (ladder_args(budgets, ladder_games, False) if ladder_games else []) + ["--causal-games", str(cg)]
+        extra += (["--strength-games", str(strength_games)] if strong else []) + [
+            "--luck-deals", "0", "--variant-games", str(vg)]
         command = report_command(gid, n_games, None, 1, None, None, sub, names, DEMO_TOURNAMENT_GAMES,
-                                 extra=extra)
+                                 pools_games=pg, extra=extra, strong=spec or "none", strong_games=sg or None)
         replays = replays_for_report(setup, replay_games_for(setup, n_games), jobs)
         build_report(result, command, sub, tournament=t, variants=variants, pools=pool_result,
                      stuck=stuck, ladder=lad, causal=causal, replays=replays)

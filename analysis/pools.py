@@ -1,5 +1,8 @@
-"""Seat verdicts that hold across players: the same game played by several *pools* of
-players, and whether each finding holds for every pool or depends on who plays.
+"""Seat figures across players: the same game played by several *pools* of players, and
+whether each figure is the same in every heuristic pool or differs between them; and the
+**strong pool** (``run_strong``), the game's strongest honest player in every seat, by which
+``analysis/headlines.py`` classifies each headline (about the game, an artefact of the
+heuristics, depends on the players, cannot tell yet).
 
 A seat edge measured with one deterministic strategy in every seat can be an artefact of
 that bot (identical bots make identical mistakes in the same seat).  So the seat
@@ -23,10 +26,11 @@ with that assignment, so it meets the same deal as game *g* of every self-play p
 Per pool: the win rate per seat (95% Wilson), seat 0's edge over the fair share (among
 games with a winner when at least 0.1% of games have none), the unfinished rate, the
 no-winner rate and, in a pool of several strategies, each strategy's win rate per
-seat-game and the dominant one (its interval above every other strategy's).  Each verdict
-says "holds for every pool" (every pool gives the same answer: a real advantage, a real
-disadvantage, or none detectable; capped games or none) or "depends on the players",
-with the per-pool figures.
+seat-game and the dominant one (its interval above every other strategy's), and every
+seat's edge with Holm over the seats (``seat_edges``).  Each pool verdict says whether the
+heuristic pools agree (a real advantage, a real disadvantage, or none shown; capped games
+or none) or differ, with the per-pool figures; agreement among heuristics is not yet a
+property of the game: the strong pool decides that.
 
 Python use::
 
@@ -47,6 +51,7 @@ from cardlab.sim.errors import InputError
 from cardlab.sim.tally import WIN_UNIT, Tally
 
 MIXED = "mixed"
+STRONG = "strong"       # the strong pool: the game's strong player (Game.strong_player) in every seat
 NEGLIGIBLE = 0.001      # a no-winner / unfinished rate below this is negligible
 _SALT = np.uint64(0xD1B54A32D192ED03)   # keeps the draw apart from every game stream
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -82,7 +87,8 @@ def parse_pools(spec: str | None, game, players: int) -> list[str]:
         try:
             parse_strategies(n, game.all_strategies, players, game.id, game.default_strategy)
         except InputError as e:
-            raise InputError(f"bad --pools {spec!r}: {e} (or '{MIXED}', 'default', 'none')") from None
+            raise InputError(f"bad --pools {spec!r}: {e} (or '{MIXED}', 'default', 'none'; the strong "
+                             "pool is --strong's)") from None
     if len(set(names)) != len(names):
         raise InputError(f"bad --pools {spec!r}: a pool is named twice")
     return names
@@ -215,6 +221,7 @@ def pool_stats(p: PoolResult) -> dict[str, Any]:
         "seat0_edge": edge, "seat0_edge_ci": ci,
         "seat0_edge_among": "games with a winner" if use_decided else "all games",
         "seat0_edge_class": _edge_class(ci),
+        "seat_edges": seat_edges(wins, base, P),
         "no_winner_rate": t.no_winner / n,
         "unfinished_rate": t.unfinished / n, "unfinished_rate_ci": list(wilson(t.unfinished, n)),
         "unfinished_games": t.unfinished,
@@ -228,6 +235,29 @@ def pool_stats(p: PoolResult) -> dict[str, Any]:
                         "seat_games": m}
         out["win_rate_by_strategy"] = by
         out["dominant"] = _dominant(by)
+    return out
+
+
+def seat_edges(wins, n: int, players: int) -> list[dict[str, Any]]:
+    """Every seat's win share against the fair share 1/P: the edge (points of win rate / 100),
+    its 95% Wilson interval, the score test's p-value (the test the Wilson interval inverts)
+    and Holm's adjustment over the P seats (family-wise 5%)."""
+    from scipy.stats import norm
+
+    from cardlab.analysis.tables import holm_adjust
+
+    fair = 1.0 / players
+    if not n:
+        return []
+    se = (fair * (1.0 - fair) / n) ** 0.5
+    rates = [float(w) / n for w in wins]
+    ps = [float(2.0 * norm.sf(abs(r - fair) / se)) for r in rates]
+    adj = holm_adjust(ps)
+    out = []
+    for i, r in enumerate(rates):
+        lo, hi = wilson(float(wins[i]), n)
+        out.append({"seat": i, "edge": r - fair, "ci": [lo - fair, hi - fair], "p": ps[i],
+                    "p_adjusted": float(adj[i])})
     return out
 
 
@@ -251,7 +281,8 @@ def verdicts(stats: list[dict[str, Any]], role: str = "the first player") -> dic
     if not stats:
         return out
     # seat 0's edge
-    word = {1: "an advantage", -1: "a disadvantage", 0: "no detectable edge"}
+    # class 0 is an interval that includes 0: not shown, which is not the same as none
+    word = {1: "an advantage", -1: "a disadvantage", 0: "no edge shown (the interval includes 0)"}
     classes = {s["seat0_edge_class"] for s in stats}
     figs = "; ".join(f"{s['pool']} {_pts(s['seat0_edge'])} [{_pts(s['seat0_edge_ci'][0])}, "
                      f"{_pts(s['seat0_edge_ci'][1])}]" for s in stats)
@@ -259,8 +290,9 @@ def verdicts(stats: list[dict[str, Any]], role: str = "the first player") -> dic
         c = classes.pop()
         lo = min(s["seat0_edge"] for s in stats)
         hi = max(s["seat0_edge"] for s in stats)
-        text = (f"Seat 0's ({role}) edge holds for every pool: {word[c]} in all {len(stats)} pools "
-                f"({_pts(lo)} to {_pts(hi)} points; {figs}).")
+        text = (f"Seat 0's ({role}) edge is the same in every heuristic pool: {word[c]} in all "
+                f"{len(stats)} pools ({_pts(lo)} to {_pts(hi)} points; {figs}); whether it is the "
+                "game's is for strong play to say (the verdict above).")
         out["seat0_edge"] = {"holds": True, "answer": word[c], "min": lo, "max": hi, "text": text}
     else:
         parts = []
@@ -268,7 +300,7 @@ def verdicts(stats: list[dict[str, Any]], role: str = "the first player") -> dic
             pools = [s["pool"] for s in stats if s["seat0_edge_class"] == c]
             if pools:
                 parts.append(f"{word[c]} with {', '.join(pools)}")
-        text = (f"Seat 0's ({role}) edge depends on the players: " + "; ".join(parts) +
+        text = (f"Seat 0's ({role}) edge differs between the heuristic pools: " + "; ".join(parts) +
                 f" (points over the fair share, 95% intervals: {figs}).")
         out["seat0_edge"] = {"holds": False, "answer": None,
                              "min": min(s["seat0_edge"] for s in stats),
@@ -277,14 +309,15 @@ def verdicts(stats: list[dict[str, Any]], role: str = "the first player") -> dic
     has = [s["unfinished_rate"] >= NEGLIGIBLE for s in stats]
     figs = "; ".join(f"{s['pool']} {100 * s['unfinished_rate']:.2f}%" for s in stats)
     if all(has) or not any(has):
-        what = "games stop at the cap in every pool" if all(has) else "no pool leaves games unfinished"
+        what = ("games stop at the cap in every heuristic pool" if all(has) else
+                "no heuristic pool leaves 0.1% of games or more unfinished")
         out["unfinished"] = {"holds": True, "answer": all(has),
-                             "text": f"Unfinished games: holds for every pool, {what} ({figs})."}
+                             "text": f"Unfinished games: {what} ({figs})."}
     else:
         some = [s["pool"] for s, h in zip(stats, has) if h]
         out["unfinished"] = {"holds": False, "answer": None,
-                             "text": f"Unfinished games depend on the players: at least 0.1% of "
-                                     f"games hit the cap with {', '.join(some)} ({figs})."}
+                             "text": f"Unfinished games differ between the heuristic pools: at least "
+                                     f"0.1% of games hit the cap with {', '.join(some)} ({figs})."}
     # the dominant strategy: only a pool of several strategies can show one
     multi = [s for s in stats if "dominant" in s]
     if multi:
@@ -295,13 +328,13 @@ def verdicts(stats: list[dict[str, Any]], role: str = "the first player") -> dic
         note = " (self-play pools have one strategy, so they cannot show one)"
         if len(doms) == 1:
             d = doms.pop()
-            what = f"{d} dominates" if d else "no strategy dominates"
+            what = f"{d} dominates" if d else "no strategy is shown to dominate"
             out["dominant"] = {"holds": True, "answer": d,
-                               "text": f"Dominant strategy: {what} in every pool of several "
-                                       f"strategies{note} ({figs})."}
+                               "text": f"Dominant strategy among the heuristics: {what} in every "
+                                       f"pool of several strategies{note} ({figs})."}
         else:
             out["dominant"] = {"holds": False, "answer": None,
-                               "text": f"The dominant strategy depends on the players{note} ({figs})."}
+                               "text": f"The dominant heuristic differs between pools{note} ({figs})."}
     return out
 
 
@@ -316,11 +349,12 @@ class Pools:
     stats: list[dict[str, Any]] = field(default_factory=list)
     verdicts: dict[str, dict[str, Any]] = field(default_factory=dict)
     mixed_from: list[str] = field(default_factory=list)   # the mixed pool's heuristics
+    strong: dict[str, Any] | None = None                  # run_strong's object, when played
 
     def to_dict(self) -> dict[str, Any]:
         return {"games_per_pool": self.games, "seed": self.seed, "pools": self.pools,
                 "mixed_from": self.mixed_from if MIXED in self.pools else None,
-                "by_pool": self.stats, "verdicts": self.verdicts}
+                "by_pool": self.stats, "verdicts": self.verdicts, "strong": self.strong}
 
     def sentences(self) -> list[str]:
         return [v["text"] for v in self.verdicts.values()]
@@ -328,7 +362,8 @@ class Pools:
 
 def run_pools(setup, pools: list[str], games: int, jobs: int | None = None,
               progress: Callable[[int], None] | None = None) -> Pools:
-    """Play every pool on ``setup``'s game, rules, players and seed, ``games`` each."""
+    """Play every heuristic pool on ``setup``'s game, rules, players and seed, ``games`` each
+    (the strong pool, whose games cost far more, is ``run_strong``'s)."""
     from cardlab.sim import runner
 
     runner.check_counts(games, setup.seed, jobs)
@@ -340,3 +375,107 @@ def run_pools(setup, pools: list[str], games: int, jobs: int | None = None,
         out.stats.append(pool_stats(r))
     out.verdicts = verdicts(out.stats, setup.game.seat0_role)
     return out
+
+
+# --------------------------------------------------------------------------- the strong pool
+STRENGTH_GAMES = 300    # a report's games per heuristic, head to head with the strong player
+
+
+def parse_strong(spec: str | None, setup) -> str | None:
+    """``--strong``: None for the game's strong player (``Game.strong_player``), ``none`` for
+    no strong pool, else a strategy spec played in every seat (checked now: InputError)."""
+    from cardlab.sim.strategy_spec import parse_strategies
+
+    g = setup.game
+    if spec is None:
+        spec = g.strong_player
+    elif spec.strip() == "none":
+        return None
+    try:
+        seats = parse_strategies(spec.strip(), g.all_strategies, setup.players, g.id, g.default_strategy)
+    except InputError as e:
+        raise InputError(f"bad --strong {spec!r}: {e} (or 'none')") from None
+    if len({s.label for s in seats}) != 1:
+        raise InputError(f"bad --strong {spec!r}: one player for every seat")
+    return seats[0].label
+
+
+def strong_setups(setup, spec: str | None = None, strength_games: int = 0):
+    """The setups of the strong pool: (the strong player in every seat, [(heuristic, seat,
+    setup with the strong player in that seat and the heuristic in the others, games)]).
+    The head-to-head games rotate the strong player over the seats, ``ceil(strength_games /
+    P)`` game indices each (the same deals in every rotation: common random numbers)."""
+    spec = spec or setup.game.strong_player
+    P = setup.players
+    per = -(-strength_games // P) if strength_games else 0
+    h2h = []
+    if per:
+        for h in _heuristics(setup.game):
+            for seat in range(P):
+                order = [h] * P
+                order[seat] = spec
+                h2h.append((h, seat, _setup_for(setup, ",".join(order)), per))
+    return _setup_for(setup, spec), h2h
+
+
+def strong_work(setup, games: int, strength_games: int, spec: str | None = None) -> int:
+    """The strong pool's progress-bar total in work units (``Setup.work``)."""
+    full, h2h = strong_setups(setup, spec, strength_games)
+    return games * full.work + sum(n * s.work for _, _, s, n in h2h)
+
+
+def run_strong(setup, games: int, strength_games: int = STRENGTH_GAMES, jobs: int | None = None,
+               spec: str | None = None, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """The strong pool: the game's strong player (``Game.strong_player``, or ``spec``) in
+    every seat for ``games`` games (its per-pool figures, as every pool's, flagged
+    ``strong``), and its measured strength: head to head against each heuristic of the
+    game (one seat strong, the heuristic in every other), its win share against the fair
+    share 1/P with a 95% Wilson interval (a game without a winner counts as a loss);
+    ``beats`` is True when the interval lies above the fair share, False when below, None
+    when it cannot tell.  ``progress`` counts work (``Setup.work``)."""
+    from cardlab.sim import runner
+
+    runner.check_counts(games, setup.seed, jobs)
+    full, h2h = strong_setups(setup, spec, strength_games)
+    r = runner.run(full, games, jobs, progress=runner.weigh(progress, full))
+    label = full.seats[0].label
+    stats = pool_stats(PoolResult(label, r.tally, {label: r.tally.win_units.astype(np.int64).copy()},
+                                  {label: np.full(setup.players, games, dtype=np.int64)}))
+    stats |= {"pool": STRONG, "strong": True, "player": label, "seconds": round(r.elapsed_s, 1)}
+    fair = 1.0 / setup.players
+    wins: dict[str, float] = defaultdict(float)
+    played: dict[str, int] = defaultdict(int)
+    for h, seat, s, n in h2h:
+        t = runner.run(s, n, jobs, progress=runner.weigh(progress, s)).tally
+        wins[h] += float(t.wins[seat])
+        played[h] += n
+    strength = []
+    for h in wins:
+        lo, hi = wilson(wins[h], played[h])
+        strength.append({"against": h, "games": played[h], "win_rate": wins[h] / played[h],
+                         "ci": [lo, hi], "fair": fair,
+                         "beats": True if lo > fair else (False if hi < fair else None)})
+    return {"player": label, "games": games, "pool": stats, "strength": strength}
+
+
+def strength_sentence(strong: dict[str, Any]) -> str:
+    """The strong player and its measured strength, in one sentence."""
+    st = strong.get("strength") or []
+    who = strong["player"]
+    if not st:
+        return f"The strong pool plays {who} in every seat (its strength was not measured)."
+    fair = st[0]["fair"]
+    figs = ", ".join(f"{x['against']} {100 * x['win_rate']:.0f}% [{100 * x['ci'][0]:.0f}, "
+                     f"{100 * x['ci'][1]:.0f}]" for x in st)
+    beats = [x["against"] for x in st if x["beats"]]
+    loses = [x["against"] for x in st if x["beats"] is False]
+    open_ = [x["against"] for x in st if x["beats"] is None]
+    if len(beats) == len(st):
+        head = f"{who} beats every heuristic head to head"
+    else:
+        parts = ([f"beats {', '.join(beats)}"] if beats else []) + (
+            [f"loses to {', '.join(loses)}"] if loses else []) + (
+            [f"is not shown to beat {', '.join(open_)} (cannot tell yet)"] if open_ else [])
+        head = f"{who} " + "; ".join(parts) + " head to head"
+    return (f"Strong play: {head} (its win share with one seat against each heuristic in the "
+            f"others, fair share {100 * fair:.0f}%: {figs}; {st[0]['games']} games each).")

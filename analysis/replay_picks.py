@@ -19,6 +19,11 @@ unfinished, winners, scores: ``runner.run(..., keep_rows=True)``).  From them:
   changes (the first of them when several tie).
 Each pick is then traced (``sim/trace.py``: the same kernel, so its result is the row's)
 and written as a viewer page ``replays/NAME.html``; two picks of one game share a page.
+Each has a telling moment (``analysis/replay_moments.py``: the last lead change of the
+comeback, the play that puts the winner ahead for good, where a capped game stalls, the
+end of the longest), and its ``href`` opens the page there (``replays/NAME.html#e=N``,
+N 1-based; the plain page where it has none); the page draws each seat's progress as a
+strip above the table with the moments marked.
 
 Each finding (``analysis/findings.py``) links the replays that show it (``LINKS``).
 """
@@ -30,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from cardlab.analysis.replay_moments import Moment, Story, find_moment, game_story
 from cardlab.sim.tally import SHAPE_ROW_COLS
 
 SAMPLE_GAMES = 2_000
@@ -49,6 +55,7 @@ LINKS: dict[str, tuple[str, ...]] = {
     "seat_edge": ("seat0_win", "typical"),
     "dominant_strategy": ("typical",),
     "causal_card": ("typical", "lopsided"),
+    "card_value": ("typical", "lopsided"),      # a headline's kind (analysis/headlines.py)
     "never_played": ("typical",),
     "always_played": ("typical",),
 }
@@ -64,16 +71,22 @@ class Replay:
     unfinished: bool
     winners: list[int]
     scores: list[int]
-    href: str = ""
+    href: str = ""        # the link: the page, opened at the moment (``#e=N``) when there is one
+    page: str = ""        # the page's file (relative to the report)
+    moment: Moment | None = None
     lines: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    story: Story | None = field(default=None, repr=False)
 
     @property
     def title(self) -> str:
         return TITLES.get(self.name, self.name)
 
     def to_dict(self) -> dict[str, Any]:
+        m = self.moment
         return {"name": self.name, "title": self.title, "why": self.why, "game_index": self.index,
-                "href": self.href, "length": self.length, "unfinished": self.unfinished,
+                "href": self.href, "page": self.page or self.href.split("#")[0],
+                "moment": None if m is None else m.event, "moment_why": None if m is None else m.why,
+                "length": self.length, "unfinished": self.unfinished,
                 "winners": self.winners, "scores": self.scores}
 
 
@@ -154,7 +167,7 @@ def pick(rows: np.ndarray, players: int, unit: str = "turns", score_name: str = 
 
 def sample_replays(setup, games: int = SAMPLE_GAMES, jobs: int | None = None) -> list[Replay]:
     """The report's replays: a ``games``-game sample run of ``setup`` with its rows, the
-    picks, each traced."""
+    picks, each traced, with its story (progress and lead) and telling moment."""
     from cardlab.sim import runner
     from cardlab.sim.trace import trace
 
@@ -163,19 +176,22 @@ def sample_replays(setup, games: int = SAMPLE_GAMES, jobs: int | None = None) ->
     rows = np.asarray(res.rows)
     P = setup.players
     traces: dict[int, list[dict[str, Any]]] = {}
+    stories: dict[int, Story] = {}
     out = []
     for name, i, why in pick(rows, P, game.length_unit, game.score_name):
         if i not in traces:
             traces[i] = trace(setup, i)
+            stories[i] = game_story(setup, i, traces[i])
         r = rows[i]
         out.append(Replay(name, i, why, int(r[0]), bool(r[1]),
                           [s for s in range(P) if (int(r[2]) >> s) & 1], [int(x) for x in r[3:3 + P]],
-                          lines=traces[i]))
+                          moment=find_moment(name, stories[i]), lines=traces[i], story=stories[i]))
     return out
 
 
 def link_findings(findings: list[dict[str, Any]], replays: list[Replay]) -> None:
-    """Give every finding its ``replays``: the hrefs of the replays that show it."""
+    """Give every finding its ``replays``: the hrefs of the replays that show it (each opens
+    its page at the replay's moment: ``replays/NAME.html#e=N``)."""
     by_name = {r.name: r for r in replays}
     for f in findings:
         hrefs = []
@@ -186,19 +202,30 @@ def link_findings(findings: list[dict[str, Any]], replays: list[Replay]) -> None
         f["replays"] = hrefs
 
 
+def moment_href(page: str, moment: Moment | None) -> str:
+    """The link that opens ``page`` at ``moment`` (the viewer's ``#e=N``, N 1-based), the
+    plain page without one."""
+    return page if moment is None else f"{page}#e={moment.event + 1}"
+
+
 def write_replays(replays: list[Replay], out: Path, folder: str = "replays") -> None:
     """Write each replay's viewer page into ``out/folder`` (two picks of one game share the
-    first one's page) and set its ``href`` (relative to ``out``)."""
+    first one's page; its strip marks both moments) and set its ``page`` and ``href``
+    (relative to ``out``; the ``href`` opens the page at the replay's moment)."""
     from cardlab.analysis.replay_view import write_replay
 
     seen: dict[int, str] = {}
     for r in replays:
         if r.index in seen:
-            r.href = seen[r.index]
+            r.page = seen[r.index]
+            r.href = moment_href(r.page, r.moment)
             continue
-        r.href = f"{folder}/{r.name}.html"
-        seen[r.index] = r.href
+        r.page = f"{folder}/{r.name}.html"
+        r.href = moment_href(r.page, r.moment)
+        seen[r.index] = r.page
         also = [x for x in replays if x.index == r.index and x is not r]
         why = r.why + "".join(f" Also {x.title.lower()}: {x.why}" for x in also)
-        write_replay(r.lines, out / r.href, title=f"{r.title}: {r.lines[0]['game']}, game {r.index}",
-                     why=why, back="../index.html")
+        marks = [(x.title, x.moment) for x in [r, *also] if x.moment is not None]
+        strip = r.story.strip(marks) if r.story is not None else None
+        write_replay(r.lines, out / r.page, title=f"{r.title}: {r.lines[0]['game']}, game {r.index}",
+                     why=why, back="../index.html", strip=strip)

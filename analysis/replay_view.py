@@ -16,6 +16,15 @@ event shown, 0-based), ``.zone[data-zone][data-seat][data-vis]`` (a zone block;
 ``data-hidden=n`` when hidden, else its cards as ``.card[data-card]``), ``#view[data-seat]``
 (the view: ``all`` or a seat), ``#event`` (the event's words; in a seat's view the cards
 it did not see move are ``?``, as in ``cardlab play``).
+
+**The strip** (``render_replay(strip=...)``; a report's replays have one, from
+``analysis/replay_moments.py``): each seat's progress over the events as a small inline SVG
+above the table, a line per seat, a marker at the current event that moves as you step,
+the telling moments marked (their links under it jump there), and a click on the strip
+jumps to that event.  Read back through ``#strip[data-events][data-seats]``,
+``.strip-line[data-seat]``, ``#strip-marker[data-step]``, ``.strip-moment[data-step]`` and
+``.strip-val[data-seat]`` (the seat's progress at the current event).  A trace without a
+series (``cardlab replay`` of a file) has no strip.
 """
 from __future__ import annotations
 
@@ -156,6 +165,10 @@ border-radius:4px;background:#fff;font-weight:600;text-align:center;font-size:.9
 background:repeating-linear-gradient(45deg,#f2f2f2,#f2f2f2 4px,#e6e6e6 4px,#e6e6e6 8px)}
 .num{font-family:ui-monospace,monospace} .sub{display:inline-block;border-left:2px solid #ddd;
 padding-left:.3rem;margin:.1rem .4rem .1rem 0} .sub>i{color:#777;font-size:.8rem;margin-right:.2rem}
+#strip-box{margin:.4rem 0 .6rem} #strip{display:block;width:100%;height:80px;cursor:pointer;background:#fff;
+border:1px solid #ddd;border-radius:4px} .strip-key{margin-right:.8rem;white-space:nowrap}
+.strip-key i{display:inline-block;width:.9rem;height:.25rem;vertical-align:middle;margin-right:.25rem}
+.strip-val{font-family:ui-monospace,monospace;margin-left:.2rem} #moments{margin:.2rem 0;font-size:.9rem}
 .empty{color:#aaa} .group .group{display:inline-block;border:1px solid #ccc;border-radius:5px;padding:0 .15rem;margin:.1rem .3rem .1rem 0;background:#fcfcfc}
 """
 
@@ -213,8 +226,22 @@ SCRIPT = r"""
     }
     return box;
   }
+  var strip = $('strip');
+  var SW = strip ? parseFloat(strip.getAttribute('data-width')) : 0;
+  var SP = strip ? parseFloat(strip.getAttribute('data-pad')) : 0;
+  function stripX(i) { return SP + (N > 1 ? i * (SW - 2 * SP) / (N - 1) : (SW - 2 * SP) / 2); }
+  function renderStrip() {
+    if (!strip) return;
+    var m = $('strip-marker'), x = String(stripX(pos));
+    m.setAttribute('x1', x); m.setAttribute('x2', x); m.setAttribute('data-step', String(pos));
+    D.strip.values.forEach(function (v, s) {
+      var b = document.querySelector('.strip-val[data-seat="' + s + '"]');
+      if (b) b.textContent = String(v[pos]);
+    });
+  }
   function render() {
     var ev = D.events[pos], st = ev.state;
+    renderStrip();
     $('pos').setAttribute('data-step', String(pos));
     $('pos').textContent = 'event ' + (pos + 1) + ' of ' + N + ' (step ' + ev.step + ', turn ' + ev.turn + ')';
     $('slider').value = String(pos);
@@ -258,14 +285,100 @@ SCRIPT = r"""
     else if (e.key === 'End') { stop(); go(N - 1); e.preventDefault(); }
     else if (e.key === ' ') { play(); e.preventDefault(); }
   });
+  if (strip) strip.addEventListener('click', function (e) {  // jump to the event under the click
+    var r = strip.getBoundingClientRect();
+    if (!r.width) return;
+    var vx = (e.clientX - r.left) / r.width * SW;
+    stop(); go(Math.round((vx - SP) / (SW - 2 * SP) * (N - 1)));
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('.moment-link'), function (a) {
+    a.addEventListener('click', function () { stop(); go(parseInt(a.getAttribute('data-step'), 10)); });
+  });
   // a link may open a moment: replay.html#e=12&seat=1 (event 12, 1-based; seat 1's view)
-  var me = /(?:^|[#&])e=(\d+)/.exec(location.hash), ms = /(?:^|[#&])seat=(\d+)/.exec(location.hash);
-  if (me) pos = Math.max(0, Math.min(N - 1, parseInt(me[1], 10) - 1));
-  if (ms && parseInt(ms[1], 10) < D.players) view = parseInt(ms[1], 10);
-  $('view').value = view === 'all' ? 'all' : String(view);
+  function fromHash() {
+    var me = /(?:^|[#&])e=(\d+)/.exec(location.hash), ms = /(?:^|[#&])seat=(\d+)/.exec(location.hash);
+    if (me) pos = Math.max(0, Math.min(N - 1, parseInt(me[1], 10) - 1));
+    if (ms && parseInt(ms[1], 10) < D.players) view = parseInt(ms[1], 10);
+    $('view').value = view === 'all' ? 'all' : String(view);
+  }
+  window.addEventListener('hashchange', function () { stop(); fromHash(); render(); });
+  fromHash();
   render();
 })();
 """
+
+
+SEAT_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+STRIP_W, STRIP_H, STRIP_PAD = 1000, 80, 6   # the strip's viewBox (stretched to the page's width)
+
+
+def check_strip(strip: dict[str, Any], players: int, events: int) -> None:
+    """InputError unless ``strip`` has a series per seat with a number per event."""
+    vals = strip.get("values") if isinstance(strip, dict) else None
+    if not (isinstance(vals, list) and len(vals) == players
+            and all(isinstance(v, list) and len(v) == events for v in vals)):
+        raise InputError(f"bad strip: a progress series per seat ({players}) with a value per event "
+                         f"({events}) is needed")
+    for m in strip.get("moments") or []:
+        if not (isinstance(m.get("e"), int) and 0 <= m["e"] < events):
+            raise InputError(f"bad strip: moment {m.get('e')!r} is not an event index (0 to {events - 1})")
+
+
+def strip_html(strip: dict[str, Any], labels: list[str]) -> str:
+    """The strip above the table: a line per seat of its progress over the events (a step
+    line: it moves where the value does; seats nudged apart a pixel so ties stay visible),
+    the moments dashed, the marker at event 0 (the script moves it), a legend with each
+    seat's value at the current event and the moments as links."""
+    e = html.escape
+    vals = strip["values"]
+    P, N = len(vals), len(vals[0])
+    lo = min(min(v) for v in vals)
+    hi = max(max(v) for v in vals)
+    W, H, pad = STRIP_W, STRIP_H, STRIP_PAD
+
+    def x(k: int) -> str:
+        return f"{pad + (k * (W - 2 * pad) / (N - 1) if N > 1 else (W - 2 * pad) / 2):.1f}"
+
+    def y(v: float, s: int) -> str:
+        mid = H / 2 if hi == lo else H - pad - (v - lo) * (H - 2 * pad) / (hi - lo)
+        return f"{mid + (s - (P - 1) / 2) * 1.2:.1f}"
+
+    def colour(s: int) -> str:
+        return SEAT_COLOURS[s % len(SEAT_COLOURS)]
+
+    lines = []
+    for s, v in enumerate(vals):
+        pts = [f"{x(0)},{y(v[0], s)}"]
+        for k in range(1, N):
+            if v[k] != v[k - 1]:
+                pts += [f"{x(k)},{y(v[k - 1], s)}", f"{x(k)},{y(v[k], s)}"]
+        pts.append(f"{x(N - 1)},{y(v[-1], s)}")
+        lines.append(f"<polyline class=\"strip-line\" data-seat=\"{s}\" fill=\"none\" stroke-width=\"2\" "
+                     f"vector-effect=\"non-scaling-stroke\" stroke=\"{colour(s)}\" points=\"{' '.join(pts)}\"/>")
+    moments = strip.get("moments") or []
+    marks = "".join(f"<line class=\"strip-moment\" data-step=\"{m['e']}\" x1=\"{x(m['e'])}\" x2=\"{x(m['e'])}\" "
+                    f"y1=\"0\" y2=\"{H}\" stroke=\"#444\" stroke-dasharray=\"4 3\" stroke-width=\"1.5\" "
+                    f"vector-effect=\"non-scaling-stroke\"><title>{e(m.get('title') or 'the moment')}: "
+                    f"{e(m.get('why') or '')}</title></line>" for m in moments)
+    marker = (f"<line id=\"strip-marker\" data-step=\"0\" x1=\"{x(0)}\" x2=\"{x(0)}\" y1=\"0\" y2=\"{H}\" "
+              "stroke=\"#1f77b4\" stroke-opacity=\".45\" stroke-width=\"3\" vector-effect=\"non-scaling-stroke\"/>")
+    keys = "".join(f"<span class=\"strip-key\" data-seat=\"{s}\"><i style=\"background:{colour(s)}\"></i>seat {s}"
+                   + (f" ({e(labels[s])})" if s < len(labels) and labels[s] else "")
+                   + f"<b class=\"strip-val\" data-seat=\"{s}\">{vals[s][0]}</b></span>" for s in range(P))
+    what = e(strip.get("what") or "progress")
+    svg = (f"<svg id=\"strip\" data-events=\"{N}\" data-seats=\"{P}\" data-width=\"{W}\" data-pad=\"{pad}\" "
+           f"viewBox=\"0 0 {W} {H}\" preserveAspectRatio=\"none\" role=\"img\" "
+           f"aria-label=\"each seat's progress ({what}) over the {N} events; click to jump\">"
+           f"<title>Each seat's progress ({what}), {lo} to {hi}: click to jump to an event</title>"
+           + "".join(lines) + marks + marker + "</svg>")
+    links = "".join(f"<br><a class=\"moment-link\" href=\"#e={m['e'] + 1}\" data-step=\"{m['e']}\">"
+                    f"event {m['e'] + 1}</a>"
+                    + (f" ({e(m['title'].lower())})" if m.get("title") else "") + f": {e(m.get('why') or '')}"
+                    for m in moments)
+    return (f"<div id=\"strip-box\"><div class=\"muted\"><b>Progress</b> ({what}; from {lo} to {hi}"
+            + ("; dashed: the moment" + ("s" if len(moments) > 1 else "") if moments else "")
+            + f"; click to jump): {keys}</div>{svg}"
+            + (f"<p id=\"moments\" class=\"muted\">Marked:{links}</p>" if moments else "") + "</div>")
 
 
 def _script_json(obj: Any) -> str:
@@ -274,13 +387,18 @@ def _script_json(obj: Any) -> str:
 
 
 def render_replay(lines: list[dict[str, Any]], title: str | None = None, why: str | None = None,
-                  seat: int | None = None, back: str | None = None) -> str:
+                  seat: int | None = None, back: str | None = None, strip: dict[str, Any] | None = None) -> str:
     """The viewer page of a checked trace (``check_trace``); ``why`` says what the game
-    illustrates, ``seat`` opens it in that seat's view, ``back`` links a report."""
+    illustrates, ``seat`` opens it in that seat's view, ``back`` links a report, ``strip``
+    (``{"what", "values": [seat][event], "moments": [{"e", "title", "why"}]}``, e.g.
+    ``replay_moments.Story.strip``) draws each seat's progress above the table."""
     e = html.escape
     d = viewer_data(lines)
     if seat is not None and not (0 <= seat < d["players"]):
         raise InputError(f"bad --seat {seat}: allowed 0 to {d['players'] - 1}")
+    if strip is not None:
+        check_strip(strip, d["players"], len(d["events"]))
+    d["strip"] = strip
     title = title or f"cardlab replay: {d['game']}, seed {d['seed']}, game {d['game_index']}"
     options = "".join(f"<option value=\"{s}\">what seat {s} sees</option>" for s in range(d["players"]))
     head = (f"<p class=\"muted\">{e(d['title'])}: {d['players']} players "
@@ -302,7 +420,8 @@ def render_replay(lines: list[dict[str, Any]], title: str | None = None, why: st
             "<span id=\"pos\" data-step=\"0\"></span> &nbsp; "
             f"<select id=\"view\" data-seat=\"all\" aria-label=\"view\"><option value=\"all\">everything</option>"
             f"{options}</select></div>"
-            "<p id=\"event\"></p>"
+            + (strip_html(strip, d["labels"]) if strip is not None else "")
+            + "<p id=\"event\"></p>"
             f"<p id=\"result\">{e(d['result_text'])}</p>"
             "<div id=\"table\" class=\"table\"></div><div id=\"seats\"></div>"
             f"<script type=\"application/json\" id=\"trace-data\">{_script_json(d)}</script>"
@@ -310,7 +429,8 @@ def render_replay(lines: list[dict[str, Any]], title: str | None = None, why: st
 
 
 def write_replay(lines: list[dict[str, Any]], out: str | Path, **kw) -> Path:
-    """Write the viewer page of ``lines`` to ``out``; InputError when it cannot be written."""
+    """Write the viewer page of ``lines`` to ``out`` (``kw``: ``render_replay``'s title, why,
+    seat, back, strip); InputError when it cannot be written."""
     p = Path(out)
     page = render_replay(lines, **kw)
     try:

@@ -74,6 +74,19 @@ def largest_iwd(summary: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def verdict(summary: dict[str, Any], causal: dict[str, Any] | None = None) -> str:
+    """The report's verdict: its first-screen headlines (``analysis/headlines.py``), one
+    sentence each -- the number, its interval, for which players it holds and its class --
+    or, when nothing makes a headline, the detailed paragraph (``details``)."""
+    from cardlab.analysis.headlines import first_screen, headlines
+
+    s = summary | ({"causal_card_power": causal} if causal else {})
+    first = summary.get("first_screen")
+    if first is None:
+        first = first_screen(headlines(s))
+    return " ".join(h["text"] for h in first) if first else details(summary, causal)
+
+
+def details(summary: dict[str, Any], causal: dict[str, Any] | None = None) -> str:
     """A plain-language paragraph generated from a ``summarize()`` dict: the first seat's
     win rate and whether the first player is advantaged, whether the seat differences are
     real (95% interval excludes 0) or within noise, the unfinished rate when it is not
@@ -141,8 +154,6 @@ def verdict(summary: dict[str, Any], causal: dict[str, Any] | None = None) -> st
                    f"a winner; every length figure is of the finished games.")
         if s.get("stuck", {}).get("sentence"):
             out.append(s["stuck"]["sentence"])
-    for v in (s.get("pools") or {}).get("verdicts", {}).values():
-        out.append(v["text"])
     strat = s.get("win_rate_by_strategy", {})
     if len(strat) > 1:
         best = max(strat.items(), key=lambda kv: kv[1]["win_rate"])
@@ -304,11 +315,19 @@ def _key_rows(s) -> list[tuple[str, str]]:
                          f"{_pts(g['diff'])} points [{_pts(g['ci'][0])}, {_pts(g['ci'][1])}] ({tag})"))
         rows.append(("balance (1 − largest seat gap)", f"{s['balance']:.3f}"))
     L = s["length"]
-    rows.append((f"length ({L['unit']}, finished games)", f"mean {L['mean']}, median {L['median']}, "
+    rows.append((f"length ({L['unit']}, finished games)", f"mean {_mean(L)}, median {L['median']}, "
                  f"p10 {L['p10']}, p90 {L['p90']} ({L.get('games', 0):,} games; "
                  f"{_pct(L.get('capped_share') or 0, 2)} stopped by the cap, left out)"))
     rows.append(("end conditions", ", ".join(f"{k} {v:,}" for k, v in s["end_conditions"].items())))
     return rows
+
+
+def _mean(L: dict[str, Any]) -> str:
+    """A mean length at the precision its interval justifies (``stats.shown``): the interval
+    is ``mean_ci`` where the report put one, else 3 significant figures."""
+    from cardlab.analysis.stats import shown
+
+    return "n/a" if L.get("mean") is None else shown(L["mean"], L.get("mean_ci"))
 
 
 def _play_rows(s) -> list[tuple[str, str]]:
@@ -343,6 +362,11 @@ figcaption{font-size:.9rem;color:#555} table{border-collapse:collapse;font-size:
 td,th{border:1px solid #ddd;padding:.25rem .6rem;text-align:left} th{background:#f4f4f4}
 code,pre{background:#f4f4f4;padding:.1rem .3rem;border-radius:3px} pre{padding:.6rem;overflow-x:auto}
 .muted{color:#666;font-size:.9rem}
+ol.verdict{padding-left:2.2rem} ol.verdict li{margin:.35rem 0}
+.badge{display:inline-block;font-size:.78rem;font-weight:600;padding:0 .45rem;border-radius:9px;
+background:#ddd;color:#222;white-space:nowrap}
+.about_the_game .badge{background:#1f77b4;color:#fff} .artefact_of_heuristics .badge{background:#ff7f0e;color:#fff}
+.depends_on_players .badge{background:#9467bd;color:#fff} .cannot_tell_yet .badge{background:#bbb}
 """
 
 
@@ -370,33 +394,41 @@ def _html_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 
 def _card_rows(s, causal=None) -> list[tuple]:
-    """One row per card type: IWD, and with ``causal`` its causal value beside it."""
+    """One row per card type.  With ``causal`` its causal value comes first (the rows by it,
+    largest first) and IWD after it, as the association it is; without, IWD alone."""
     from cardlab.analysis.causal import by_card
 
     rows = []
     cv = by_card(causal)
-    for c in sorted([c for c in s["card_power"] if c["iwd"] is not None], key=lambda c: -c["iwd"]):
+
+    def value(c):
+        r = cv.get(c["card"])
+        return r["value"] if r is not None and r["value"] is not None else float("-inf")
+
+    cards = [c for c in s["card_power"] if c["iwd"] is not None]
+    cards.sort(key=(lambda c: -value(c)) if causal is not None else (lambda c: -c["iwd"]))
+    for c in cards:
         ci = c["iwd_ci"]
-        row = (c["card"], f"{_pts(c['iwd'])} [{_pts(ci[0])}, {_pts(ci[1])}]",
+        row = (f"{_pts(c['iwd'])} [{_pts(ci[0])}, {_pts(ci[1])}]",
                "real" if _real(ci) else "within noise", _pct(c["held_rate"]),
                _pct(c["play_rate"]) if c["play_rate"] is not None else "n/a")
         if causal is not None:
             r = cv.get(c["card"])
             if r is None or r["value"] is None:
-                row += ("n/a", "")
+                row = ("n/a", "") + row
             else:
-                row += (f"{_pts(r['value'])} [{_pts(r['value_ci'][0])}, {_pts(r['value_ci'][1])}]",
-                        "real" if r["significant"] else "within noise")
-        rows.append(row)
+                row = (f"{_pts(r['value'])} [{_pts(r['value_ci'][0])}, {_pts(r['value_ci'][1])}]",
+                       "real" if r["significant"] else "within noise") + row
+        rows.append((c["card"],) + row)
     return rows
 
 
-CARD_HEADERS = ("card", "IWD, points [95%]", "", "held in (seat-games)", "played when held")
-CAUSAL_HEADERS = ("value of starting with it, points [95%]", "after Benjamini-Hochberg")
+CARD_HEADERS = ("IWD (association), points [95%]", "", "held in (seat-games)", "played when held")
+CAUSAL_HEADERS = ("value of starting with it (causal), points [95%]", "after Benjamini-Hochberg")
 
 
 def card_headers(causal=None) -> tuple:
-    return CARD_HEADERS + (CAUSAL_HEADERS if causal is not None else ())
+    return ("card",) + (CAUSAL_HEADERS if causal is not None else ()) + CARD_HEADERS
 
 
 def causal_note(causal: dict[str, Any]) -> str:
@@ -460,7 +492,7 @@ def variant_rows(s, variants) -> list[tuple]:
         w = v["win_rate_ci_by_seat"][0]
         bal = v.get("balance")
         return (label, f"{v['games']:,}", f"{_pct(v['unfinished_rate'], 2)} [{_pct(u[0], 2)}, {_pct(u[1], 2)}]",
-                _pct(v["no_winner_rate"], 2), f"{v['length']['mean']} {v['length']['unit']} (finished)",
+                _pct(v["no_winner_rate"], 2), f"{_mean(v['length'])} {v['length']['unit']} (finished)",
                 f"{_pct(v['win_rate_by_seat'][0])} [{_pct(w[0])}, {_pct(w[1])}]",
                 _pts(max(v["win_rate_by_seat"]) - min(v["win_rate_by_seat"])).lstrip("+") + " points",
                 "n/a" if bal is None else f"{bal:.3f}")
@@ -493,11 +525,11 @@ def variant_card_rows(s, variants) -> tuple[tuple, list[tuple]]:
 
 
 POOLS_NOTE = ("The same game, rules and seeds played by several pools of players: each heuristic "
-              "in every seat (self-play) and a mixed pool in which every game draws each seat's "
-              "strategy at random from the heuristics. A seat verdict that holds for every pool "
-              "is a property of the game; one that depends on the players is a property of "
-              "the bots. Seat 0's edge is over the fair share 1/players, among games with a "
-              "winner when at least 0.1% have none.")
+              "in every seat (self-play), a mixed pool in which every game draws each seat's "
+              "strategy at random from the heuristics, and the strong pool: the game's strongest "
+              "honest player in every seat. Heuristics that agree can share a blind spot; the "
+              "verdict's classes come from the strong pool. Seat 0's edge is over the fair share "
+              "1/players, among games with a winner when at least 0.1% have none.")
 POOLS_HEADERS = ("pool", "games", "seat 0 edge, points [95%]", "win rate by seat", "unfinished",
                  "best strategy (mixed)")
 STUCK_NOTE = ("Games stopped by the cap, re-played from their seed and game index: over the last "
@@ -519,6 +551,13 @@ def pools_rows(s) -> list[tuple]:
             best = f"{top} {_pct(by[top]['win_rate'])}" + (" (dominant)" if p.get("dominant") else "")
         rows.append((p["pool"], f"{p['games']:,}", f"{_pts(p['seat0_edge'])} [{_pts(ci[0])}, {_pts(ci[1])}]",
                      ", ".join(_pct(x) for x in p["win_rate_by_seat"]), _pct(p["unfinished_rate"], 2), best))
+    strong = (s.get("pools") or {}).get("strong")
+    if strong:
+        p = strong["pool"]
+        ci = p["seat0_edge_ci"]
+        rows.append((f"strong: {strong['player']}", f"{p['games']:,}",
+                     f"{_pts(p['seat0_edge'])} [{_pts(ci[0])}, {_pts(ci[1])}]",
+                     ", ".join(_pct(x) for x in p["win_rate_by_seat"]), _pct(p["unfinished_rate"], 2), "—"))
     return rows
 
 
@@ -559,6 +598,67 @@ LADDER_HEADERS = ("rung", "win rate vs field [95%]", "seat-0 edge in self-play [
 
 FINDINGS_NOTE = ("Most severe first; each raised by a figure whose 95% interval clears the "
                  "threshold named beside it (see docs/commands/report.md, Findings).")
+
+
+FIRST_NOTE = ("Each headline is classified by the players it holds for: about the game (it holds under "
+              "strong play), an artefact of the heuristics (the heuristics show it, strong play does "
+              "not), depends on the players, or cannot tell yet (with the games that would decide); "
+              "see docs/reading-the-output.md.")
+
+
+def first_screen_html(s, verdict_text: str) -> list[str]:
+    """The report's first screen: its headlines as a list (class, sentence, replays), the
+    strong player's measured strength; the verdict paragraph when there are no headlines."""
+    e = html.escape
+    hs = s.get("first_screen")
+    if not hs:
+        return [f"<p class=\"verdict\" id=\"verdict\">{e(verdict_text)}</p>"]
+    items = "".join(f"<li class=\"headline {e(h['class'])}\" data-kind=\"{e(h['kind'])}\" "
+                    f"data-class=\"{e(h['class'])}\"><span class=\"badge\">{e(h['class_words'])}</span> "
+                    f"{e(h['text'])}{replay_links_html(s, h.get('replays'))}</li>" for h in hs)
+    out = [f"<ol class=\"verdict\" id=\"verdict\">{items}</ol>"]
+    if s.get("strong_play"):
+        out.append(f"<p class=\"muted\" id=\"strong-play\">{e(s['strong_play'])}</p>")
+    return out + [f"<p class=\"muted\">{e(FIRST_NOTE)}</p>"]
+
+
+def first_screen_md(s, verdict_text: str) -> list[str]:
+    hs = s.get("first_screen")
+    if not hs:
+        return ["## Verdict", "", verdict_text, ""]
+    lines = ["## Verdict", ""] + [
+        f"{i}. **{h['class_words']}**: {h['text']}"
+        + (" Watch: " + ", ".join(f"[{_replay_title(s, r)}]({r})" for r in h["replays"]) + "." if h.get("replays") else "")
+        for i, h in enumerate(hs, 1)] + [""]
+    if s.get("strong_play"):
+        lines += [s["strong_play"], ""]
+    return lines + [FIRST_NOTE, ""]
+
+
+DETAIL_NOTE = "The main run in words (its own strategies only; the headlines above weigh every pool):"
+
+
+LUCK_NOTE = ("What decides who wins (cardlab luck): every deal of a sample replayed in every seat "
+             "order and with different later draws (common random numbers), the variance of a "
+             "player's win share split into the deal, the later draws, seat order and the players, "
+             "with 95% bootstrap intervals; comparable across games.")
+LUCK_HEADERS = ("part", "share of the outcome [95%]")
+
+
+def luck_rows(s) -> list[tuple[str, str]]:
+    from cardlab.analysis.luck import LABELS, PARTS
+
+    L = s.get("luck")
+    if not L:
+        return []
+    return [(LABELS[k], "?" if L["shares"][k]["share"] is None else
+             f"{_pct(L['shares'][k]['share'])} [{_pct(L['shares'][k]['ci'][0])}, {_pct(L['shares'][k]['ci'][1])}]")
+            for k in PARTS]
+
+
+def luck_text(s) -> str:
+    L = s["luck"]
+    return " ".join(L["verdict"] + ([L["skill"]["verdict"]] if L.get("skill") else []))
 
 
 def findings_html(s) -> list[str]:
@@ -613,7 +713,9 @@ def replays_html(s) -> list[str]:
     if not rs:
         return []
     items = "".join(f"<li data-replay=\"{e(r['name'])}\"><a href=\"{e(r['href'], quote=True)}\">{e(r['title'])}</a> "
-                    f"<span class=\"muted\">(game {r['game_index']})</span>: {e(r['why'])}</li>" for r in rs)
+                    f"<span class=\"muted\">(game {r['game_index']})</span>: {e(r['why'])}"
+                    + (f" <span class=\"muted\">Opens at event {r['moment'] + 1}: {e(r['moment_why'])}</span>"
+                       if r.get("moment") is not None else "") + "</li>" for r in rs)
     return ["<h2>Replays</h2>", f"<p>{e(REPLAYS_NOTE)}</p>", f"<ul id=\"replays\">{items}</ul>"]
 
 
@@ -622,7 +724,9 @@ def replays_md(s) -> list[str]:
     if not rs:
         return []
     return ["## Replays", "", REPLAYS_NOTE, ""] + [
-        f"- [{r['title']}]({r['href']}) (game {r['game_index']}): {r['why']}" for r in rs] + [""]
+        f"- [{r['title']}]({r['href']}) (game {r['game_index']}): {r['why']}"
+        + (f" Opens at event {r['moment'] + 1}: {r['moment_why']}" if r.get("moment") is not None else "")
+        for r in rs] + [""]
 
 
 def render_html(s, verdict_text, figs, command, tournament=None, variants=None, causal=None) -> str:
@@ -631,9 +735,11 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None, 
     parts = [html_head(title),
              f"<p class=\"muted\">{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
              f"strategies {e(', '.join(s['strategies']))}</p>",
-             f"<p class=\"verdict\" id=\"verdict\">{e(verdict_text)}</p>",
+             *first_screen_html(s, verdict_text),
              *findings_html(s), *replays_html(s),
              "<h2>Key numbers</h2>", _html_table(("", "value (95% interval)"), _key_rows(s))]
+    if s.get("verdict_detail") and s.get("first_screen"):
+        parts += [f"<p id=\"detail\"><span class=\"muted\">{e(DETAIL_NOTE)}</span> {e(s['verdict_detail'])}</p>"]
     if variants:
         parts += ["<h2>Rule variants</h2>", f"<p>{e(VARIANT_NOTE)}</p>",
                   _html_table(VARIANT_HEADERS, variant_rows(s, variants))]
@@ -654,12 +760,15 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None, 
     if shape_rows(s):
         parts += ["<h2>The shape of the game</h2>", f"<p>{e(SHAPE_NOTE)}</p>",
                   _html_table(("", "value (95% interval)"), shape_rows(s))]
+    if luck_rows(s):
+        parts += ["<h2>Luck and skill</h2>", f"<p>{e(LUCK_NOTE)}</p>", _html_table(LUCK_HEADERS, luck_rows(s)),
+                  f"<p id=\"luck\">{e(luck_text(s))}</p>"]
     for f in figs:
         if f.name == "card_power":
             parts.append("<h2>Card power</h2>")
-            parts.append(f"<p>{e(IWD_NOTE)}</p>")
-            if causal is not None:
+            if causal is not None:  # cause first; IWD after it, as the association it is
                 parts.append(f"<p>{e(causal_note(causal))}</p>")
+            parts.append(f"<p>{e(IWD_NOTE)}</p>")
         elif f.name == "seats":
             parts.append("<h2>Seats</h2>")
         elif f.name == "length":
@@ -698,9 +807,11 @@ def render_html(s, verdict_text, figs, command, tournament=None, variants=None, 
 def render_md(s, verdict_text, figs, command, tournament=None, variants=None, causal=None) -> str:
     lines = [f"# cardlab report: {s['game']}", "",
              f"{s['games']:,} games, {s['players']} player(s), seed {s['seed']}, "
-             f"strategies {', '.join(s['strategies'])}", "", "## Verdict", "", verdict_text, "",
+             f"strategies {', '.join(s['strategies'])}", "", *first_screen_md(s, verdict_text),
              *findings_md(s), *replays_md(s),
              "## Key numbers", "", _fmt_table_md(("", "value (95% interval)"), _key_rows(s)), ""]
+    if s.get("verdict_detail") and s.get("first_screen"):
+        lines += [f"{DETAIL_NOTE} {s['verdict_detail']}", ""]
     if variants:
         lines += ["## Rule variants", "", VARIANT_NOTE, "",
                   _fmt_table_md(VARIANT_HEADERS, variant_rows(s, variants)), ""]
@@ -718,11 +829,13 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None, ca
     if shape_rows(s):
         lines += ["## The shape of the game", "", SHAPE_NOTE, "",
                   _fmt_table_md(("", "value (95% interval)"), shape_rows(s)), ""]
+    if luck_rows(s):
+        lines += ["## Luck and skill", "", LUCK_NOTE, "", _fmt_table_md(LUCK_HEADERS, luck_rows(s)), "",
+                  luck_text(s), ""]
     for f in figs:
         if f.name == "card_power":
-            lines += ["## Card power", "", IWD_NOTE, ""]
-            if causal is not None:
-                lines += [causal_note(causal), ""]
+            lines += ["## Card power", ""] + ([causal_note(causal), ""] if causal is not None else []) + [
+                IWD_NOTE, ""]
         elif f.name == "tournament" and getattr(tournament, "verdict", None):
             lines += ["## Tournament", "", str(tournament.verdict), ""]
         elif f.name == "skill_curve":
@@ -746,7 +859,7 @@ def render_md(s, verdict_text, figs, command, tournament=None, variants=None, ca
 
 def build_report(result, command: str, out_dir, tournament=None, variants=None,
                  pools=None, stuck=None, causal=None, ladder=None, restricted=None,
-                 replays=None) -> dict[str, Path]:
+                 replays=None, luck=None) -> dict[str, Path]:
     """Write the report of ``result`` (a ``RunResult``) into ``out_dir``; ``command`` is the
     command line that reproduces it; ``tournament`` (optional) adds its heat map;
     ``variants`` (optional: [(\"knob=value\", summary), ...]) adds a rule-variant table;
@@ -757,12 +870,15 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
     ``analysis.ladder.Ladder``) the skill curve, ``restricted`` (an
     ``analysis.restricted.Restricted``) the restricted-play table, with their verdicts;
     ``replays`` (``analysis.replay_picks.sample_replays``' list) the sampled games, written
-    as viewer pages under ``replays/`` and linked from the findings that they show.
+    as viewer pages under ``replays/`` and linked from the findings that they show; ``luck``
+    (an ``analysis.luck.LuckProfile``) the luck-skill profile.
     Returns {name: path} for every file written."""
+    from cardlab.analysis.stats import hist_mean_interval
     from cardlab.analysis.summary import summarize
 
     out = prepare_out_dir(out_dir)
     s = summarize(result)
+    s["length"]["mean_ci"] = hist_mean_interval(result.tally.finished_hist)
     if pools is not None:
         s["pools"] = pools.to_dict()
     if stuck is not None:
@@ -771,9 +887,20 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
         s["ladder"] = ladder.to_dict()
     if restricted is not None:
         s["restricted"] = restricted.to_dict()
+    if luck is not None:
+        s["luck"] = luck.to_dict()
     from cardlab.analysis.findings import findings
 
-    s["findings"] = [f.to_dict() for f in findings(s | ({"causal_card_power": causal} if causal else {}))]
+    from cardlab.analysis.headlines import first_screen, headlines
+
+    with_causal = s | ({"causal_card_power": causal} if causal else {})
+    s["findings"] = [f.to_dict() for f in findings(with_causal)]
+    s["headlines"] = headlines(with_causal)
+    s["first_screen"] = first_screen(s["headlines"])
+    if (s.get("pools") or {}).get("strong"):
+        from cardlab.analysis.pools import strength_sentence
+
+        s["strong_play"] = strength_sentence(s["pools"]["strong"])
     if replays:
         from cardlab.analysis.replay_picks import link_findings, write_replays
 
@@ -782,9 +909,11 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
         except InputError as ex:
             raise InputError(f"cannot write the replays into {str(out_dir)!r}: {ex}") from None
         link_findings(s["findings"], replays)
+        link_findings(s["first_screen"], replays)
         s["replays"] = [r.to_dict() for r in replays]
     hist = np.asarray(result.tally.finished_hist)
     text = verdict(s, causal)
+    s["verdict_detail"] = details(s, causal)
     figs = _figures(s, hist, tournament, capped=int(result.tally.unfinished))
     paths: dict[str, Path] = {}
 
@@ -820,7 +949,7 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
         write("report.md", render_md(s, text, figs, command, tournament, variants, causal))
         write("index.html", render_html(s, text, figs, command, tournament, variants, causal))
         for r in s.get("replays") or []:
-            paths.setdefault(r["href"], out / r["href"])
+            paths.setdefault(r["page"], out / r["page"])
     except OSError as e:
         raise InputError(f"cannot write the report into {str(out_dir)!r}: {e.strerror}") from None
     return paths
@@ -902,16 +1031,32 @@ def _demo_panel(en: dict[str, Any]) -> str:
     return (f"<section class=\"panel\" id=\"game-{e(en['game'])}\" data-game=\"{e(en['game'])}\">"
             f"<h2><a href=\"{e(en['href'], quote=True)}\">{e(en['game'])}</a> <small>{e(en.get('title', ''))}</small></h2>"
             f"{meta}"
+            + _demo_headlines(s, en, base)
             + (f"<table class=\"figures\">{rows}</table>" if rows else "")
             + ("<div class=\"plots\">" + "".join(f"<figure>{svg}<figcaption>{e(cap)}</figcaption></figure>"
                                                 for svg, cap in plots) + "</div>" if plots else "")
-            + (f"<details><summary>Verdict</summary><p class=\"verdict\">{e(en.get('verdict', ''))}</p></details>"
-               if en.get("verdict") else "")
             + (f"<p class=\"ladder\"><b>Skill:</b> {e(en['ladder'])}</p>" if en.get("ladder") else "")
             + (f"<h3>Findings</h3><ul class=\"findings\">{items}</ul>" if fs else
                ("<p class=\"findings-none\">No figure crosses a finding's threshold.</p>" if "findings" in en else ""))
             + (f"<p class=\"replays\"><b>Replays:</b> {', '.join(links)}.</p>" if links else "")
             + f"<p><a class=\"full\" href=\"{e(en['href'], quote=True)}\">The full report \u2192</a></p></section>")
+
+
+def _demo_headlines(s: dict[str, Any], en: dict[str, Any], base: str) -> str:
+    """A panel's first screen: the game's classified headlines (each with its class and the
+    replay that shows it) and the strong player's measured strength; the verdict text when
+    the summary has no headlines."""
+    e = html.escape
+    hs = s.get("first_screen")
+    if not hs:
+        return f"<p class=\"verdict\">{e(en['verdict'])}</p>" if en.get("verdict") else ""
+    items = "".join(
+        f"<li class=\"headline {e(h['class'])}\" data-kind=\"{e(h['kind'])}\" data-class=\"{e(h['class'])}\">"
+        f"<span class=\"badge\">{e(h['class_words'])}</span> {e(h['text'])}"
+        + "".join(f" <a class=\"replay-link\" href=\"{e(base + r, quote=True)}\">watch</a>" for r in h.get("replays") or [])
+        + "</li>" for h in hs)
+    strong = f"<p class=\"muted strong-play\">{e(s['strong_play'])}</p>" if s.get("strong_play") else ""
+    return f"<ol class=\"verdict headlines\">{items}</ol>{strong}"
 
 
 def _demo_overview(entries: Sequence[dict[str, Any]]) -> str:
@@ -926,10 +1071,14 @@ def _demo_overview(entries: Sequence[dict[str, Any]]) -> str:
             counted = [k + (f" \u00d7{kinds.count(k)}" if kinds.count(k) > 1 else "") for k in dict.fromkeys(kinds)]
             text = e(", ".join(counted)) or "\u2014"
             cells.append(f"<td class=\"sev{sev}\" data-count=\"{len(kinds)}\">{text}</td>")
+        classes = [h["class_words"] for h in (en.get("summary") or {}).get("first_screen") or []]
+        counted = [c + (f" \u00d7{classes.count(c)}" if classes.count(c) > 1 else "") for c in dict.fromkeys(classes)]
+        text = e(", ".join(counted)) or "\u2014"
+        cells.append(f"<td class=\"classes\" data-count=\"{len(classes)}\">{text}</td>")
         rows.append(f"<tr data-game=\"{e(en['game'])}\"><th><a href=\"#game-{e(en['game'])}\">{e(en['game'])}</a></th>"
                     + "".join(cells) + "</tr>")
     return ("<table class=\"overview\" id=\"overview\"><tr><th>game</th><th>severe</th><th>notable</th>"
-            "<th>minor</th></tr>" + "".join(rows) + "</table>")
+            "<th>minor</th><th>headlines, by what they hold for</th></tr>" + "".join(rows) + "</table>")
 
 
 def write_demo_index(entries: Sequence[dict[str, Any]], out_dir) -> Path:
@@ -945,9 +1094,11 @@ def write_demo_index(entries: Sequence[dict[str, Any]], out_dir) -> Path:
     out = prepare_out_dir(out_dir)
     cmd = entries[0].get("command") if entries else None
     page = (html_head("cardlab demo: every shipped game", DEMO_CSS) +
-            "<p>Each game simulated with its default rules, player count and strategies. A panel per "
-            "game: its key figures, plots, findings (each linked to a replay that shows it) and the "
-            "link to its full report.</p>"
+            "<p>Each game simulated with its default rules, player count and strategies, and played "
+            "by its strong pool (its strongest honest player in every seat). A panel per game: its "
+            "headlines, each classified by the players it holds for (about the game, an artefact of "
+            "the heuristics, depends on the players, cannot tell yet), its key figures, plots, "
+            "findings (each linked to a replay that shows it) and the link to its full report.</p>"
             + (_demo_overview(entries) if entries else "")
             + "".join(_demo_panel(en) for en in entries)
             + (f"<p class=\"muted\">Made by <code>{e(cmd)}</code>, cardlab {e(cardlab_version())}.</p>" if cmd else "")

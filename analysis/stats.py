@@ -101,3 +101,74 @@ def games_for(halfwidth: float, p: float = 0.5, arms: int = 1, z: float = Z95) -
         raise ValueError("halfwidth must be positive")
     return max(1, math.ceil(arms * z * z * p * (1.0 - p) / (halfwidth * halfwidth)))
 
+
+
+def games_for_diff(halfwidth: float, pa: float, pb: float, z: float = Z95) -> int:
+    """Games that give ``diff_multinomial``'s 95% interval of about +-``halfwidth`` on pa - pb,
+    two outcomes of the same games (two seats' win rates): n = z^2 (pa + pb - (pa - pb)^2) /
+    halfwidth^2, from its variance.  Not ``games_for(arms=2)``: that is two independent
+    samples, whose variance p(1 - p) per arm leaves out the negative correlation (two seats
+    near 1/2 each need four times the games of one seat's share, not twice)."""
+    if not 0.0 < halfwidth:
+        raise ValueError("halfwidth must be positive")
+    var = max(pa + pb - (pa - pb) ** 2, 0.0)
+    return max(1, math.ceil(z * z * var / (halfwidth * halfwidth)))
+
+
+def games_for_wilson(halfwidth: float, p: float, z: float = Z95) -> int:
+    """Games whose Wilson interval on a share near ``p`` has a half-width of at most
+    ``halfwidth``: ``games_for``'s normal approximation, raised to the fewest games that do
+    where it falls short (a rate near 0 or 1, such as the unfinished rate: games_for says 1
+    game for a share of 0, where the Wilson interval needs about z^2 / (2 halfwidth))."""
+    n = games_for(halfwidth, p, z=z)
+
+    def half(m: int) -> float:
+        lo, hi = wilson(p * m, m, z)
+        return (hi - lo) / 2
+
+    if half(n) <= halfwidth:
+        return n
+    lo, hi = n, 2 * n
+    while half(hi) > halfwidth:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:  # the half-width falls with n (for n above z^2): the fewest that do
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if half(mid) <= halfwidth else (mid, hi)
+    return hi
+
+
+def hist_mean_interval(hist, z: float = Z95) -> tuple[float, float] | None:
+    """The 95% interval of the mean of a histogram's values (value i counted hist[i] times):
+    mean +- z sd / sqrt(n); None for fewer than two values."""
+    import numpy as np
+
+    h = np.asarray(hist, dtype=float)
+    n = h.sum()
+    if n < 2:
+        return None
+    x = np.arange(len(h))
+    m = float((x * h).sum() / n)
+    var = max(0.0, float((x * x * h).sum() / n) - m * m) * n / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (m - half, m + half)
+
+
+def shown(x: float, ci=None, most: int = 6) -> str:
+    """``x`` at the precision its interval justifies: to the decimal place of the first
+    significant digit of the interval's half-width (24.636 for 24.636221 +- 0.003; 25 for
+    +- 2), at most ``most`` decimals; without an interval, 3 significant figures."""
+    if ci is None or ci[0] is None or ci[1] is None:
+        return f"{x:.3g}"
+    half = abs(ci[1] - ci[0]) / 2
+    if half <= 0 or not math.isfinite(half):
+        return f"{x:.{min(most, 2)}f}"
+    nd = min(most, max(0, -math.floor(math.log10(half))))
+    return f"{x:.{nd}f}"
+
+
+def about_games(n: int) -> str:
+    """A game count rounded up to two significant figures (it is an estimate): 8,536 -> 8,600."""
+    if n >= 100:
+        k = 10 ** (len(str(n)) - 2)
+        n = -(-n // k) * k
+    return f"{n:,}"

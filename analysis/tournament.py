@@ -318,9 +318,11 @@ def _verdict(names, M, L, H, ratings, dominant, fair) -> str:
     others = [o for o in names if o != best]
     not_beaten = [o for o in others if not L.loc[best, o] > fair]
     o = max(not_beaten, key=lambda o: M.loc[o, best])
-    return (f"No strategy dominates: {best} rates highest, but its win rate against {o} is "
-            f"{100 * M.loc[best, o]:.1f}% [{100 * L.loc[best, o]:.1f}%, {100 * H.loc[best, o]:.1f}%], "
-            f"not clearly above {share}.")
+    fig = f"{100 * M.loc[best, o]:.1f}% [{100 * L.loc[best, o]:.1f}%, {100 * H.loc[best, o]:.1f}%]"
+    if H.loc[best, o] < fair:  # the whole interval below: it does not dominate
+        return f"No strategy dominates: {best} rates highest, but its win rate against {o} is {fig}, below {share}."
+    return (f"No strategy is shown to dominate: {best} rates highest, but its win rate against {o} is "
+            f"{fig}, not clearly above {share} (cannot tell yet with these games).")
 
 
 def render_text(t: Tournament) -> str:

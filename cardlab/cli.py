@@ -154,6 +154,34 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
 
 
 @app.command()
+def plan(game: str = typer.Argument(..., help="Game id."),
+         precision: float = typer.Option(1.0, "--precision", help="The 95% interval's half-width "
+                                         "wanted, in points of win rate (1: +-1 point)."),
+         players: Optional[str] = typer.Option(None, "--players", "-p", help="Players (default: the "
+                                               "game's default); several, comma-separated, plan each."),
+         seed: int = SeedOpt, jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
+         strategies: Optional[str] = StratOpt,
+         strong: Optional[str] = typer.Option(None, "--strong", help="The strong player, in every seat "
+                                              "(default: the game's, as in a report); 'none': no strong play."),
+         pilot_games: int = typer.Option(2_000, "--pilot-games", help="Games of the pilot that measures "
+                                         "the shares and the speed (at least 100)."),
+         strong_pilot_games: int = typer.Option(16, "--strong-pilot-games", help="Games of strong play "
+                                                "that time it (more: a steadier estimate, longer)."),
+         as_json: bool = typer.Option(False, "--json", help="Print one JSON object.")):
+    """How many games each headline figure (each seat's share, seat 0 - seat 1, the unfinished
+    rate, each seat's share under strong play) needs for a 95% interval of +-PRECISION points,
+    and about how long they take here, estimated from a short timed pilot."""
+    from cardlab.analysis import plan as planner
+
+    counts = planner.parse_players(players)
+    planner.check_points(precision)
+    setup = _setup(game, counts[0] if counts else None, sets, strategies, seed)
+    p = planner.plan(setup, precision, counts[1:], strategies=strategies, strong=strong, jobs=jobs,
+                     pilot_games=pilot_games, strong_pilot_games=strong_pilot_games)
+    print(json.dumps(p.to_dict()) if as_json else planner.render_text(p))
+
+
+@app.command()
 def trace(game: str = typer.Argument(..., help="Game id."),
           seed: int = SeedOpt, players: Optional[int] = PlayersOpt,
           sets: Optional[List[str]] = SetOpt, strategies: Optional[str] = StratOpt,
@@ -232,6 +260,21 @@ def report(game: str = typer.Argument(..., help="Game id."),
                                                       "run the embedded replays are chosen from (default: "
                                                       "2,000, never more than --games; 200 when a seat "
                                                       "plays mcts; 0: no replays)."),
+           strong: Optional[str] = typer.Option(
+               None, "--strong", help="The strong pool's player, in every seat: its headlines are "
+               "classified by it (about the game, an artefact of the heuristics, ...). Default: the "
+               "game's strong player (mcts at a budget that beats its heuristics); 'none': no strong pool."),
+           strong_games: Optional[int] = typer.Option(
+               None, "--strong-games", help="Games of the strong pool (default: enough for each seat's "
+               "share to +-2.5 points)."),
+           strength_games: Optional[int] = typer.Option(
+               None, "--strength-games", help="Games per heuristic, head to head with the strong player, "
+               "that measure its strength (default: 300; 0: not measured)."),
+           variant_games: Optional[int] = typer.Option(None, "--variant-games", help="Games per rule "
+                                                       "variant (default: --games)."),
+           luck_deals: int = typer.Option(pipeline.LUCK_DEALS, "--luck-deals", help="The luck profile "
+                                          "(cardlab luck): deals, each replayed in every seat order "
+                                          "and with other draws (0: off; off when a seat plays mcts)."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
            no_history: bool = NoHistOpt):
     """Simulate GAME and write a report folder: index.html (self-contained), report.md,
@@ -243,7 +286,9 @@ def report(game: str = typer.Argument(..., help="Game id."),
         game, n_games, players, seed, jobs, sets, strategies, out=out, tournament=tournament,
         tournament_games=tournament_games, pools=pools, pools_games=pools_games, causal_games=causal_games,
         with_ladder=with_ladder, ladder_budgets=ladder_budgets, ladder_games=ladder_games,
-        with_restricted=with_restricted, replay_games=replay_games, quiet=quiet)
+        with_restricted=with_restricted, replay_games=replay_games, quiet=quiet, strong=strong,
+        strong_games=strong_games, strength_games=strength_games, luck_deals=luck_deals,
+        variant_games=variant_games)
     print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
     _record("report", json.loads((Path(out) / "summary.json").read_text()), no_history)
 
@@ -277,20 +322,56 @@ def cardpower(game: str = typer.Argument(..., help="Game id."),
 
 
 @app.command()
+def luck(game: str = typer.Argument(..., help="Game id."),
+         n_games: int = typer.Option(2000, "--games", "-n", help="Deals (each played in every seat "
+                                     "order, --draws times each)."),
+         players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
+         jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
+         strategies: Optional[str] = StratOpt,
+         draws: int = typer.Option(2, "--draws", help="Replays of each deal and seat order, each "
+                                   "with different later draws (2 to 16)."),
+         ladder: Optional[str] = typer.Option(None, "--ladder", help="A ladder's JSON (e.g. "
+                                              "reports/ladders/GAME_default.json): add its skill measure."),
+         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """The luck profile: how much of who wins the deal, the later draws, the seat order and
+    the players decide (same deals replayed, 95% intervals), and a ladder's skill spread."""
+    from cardlab.analysis.luck import render_text, run_luck
+    from cardlab.sim import runner
+
+    _setup(game, players, sets, strategies, seed)  # bad input fails before the bar
+    runner.check_counts(n_games, seed, jobs)
+    advance, bar = runner.progress_bar(n_games, enabled=None if not (as_json or quiet) else False,
+                                       work=True)  # counts deals: the share done, not games/s
+    with bar:
+        p = run_luck(game, n_games, players, sets, strategies, seed, jobs, draws, progress=advance,
+                     ladder=ladder)
+    print(json.dumps(p.to_dict()) if as_json else render_text(p))
+
+
+@app.command()
 def demo(n_games: int = typer.Option(pipeline.DEMO_GAMES, "--games", "-n", help="Games per shipped game."),
          jobs: Optional[int] = JobsOpt,
          out: str = typer.Option("reports/demo", "--out", "-o", help="Demo folder."),
          ladder_games: int = typer.Option(pipeline.DEMO_LADDER_GAMES, "--ladder-games", help="Games per rung and "
-                                          "seat of each game's small skill ladder (mcts at 16 and 64 "
+                                          "seat of a small skill ladder per game (mcts at 16 and 64 "
                                           "iterations); 0: no ladder."),
+         strong: bool = typer.Option(True, "--strong/--no-strong", help="Each game's strong pool (its "
+                                     "strong player in every seat; seat shares to +-4 points), which "
+                                     "classifies its headlines."),
+         strong_games: Optional[int] = typer.Option(None, "--strong-games", help="Games of each strong pool "
+                                                    "(default: enough for +-4 points)."),
+         strength_games: int = typer.Option(pipeline.DEMO_STRENGTH_GAMES, "--strength-games", help="Games per "
+                                            "heuristic, head to head with the strong player (default 0: not measured; a report measures it)."),
          quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """Simulate every shipped game with its defaults and write OUT/index.html linking one
-    report per game (OUT/GAME/index.html), each with a small skill ladder."""
+    report per game (OUT/GAME/index.html), each with a strong pool that classifies its headlines."""
 
     def said(gid, summary, lad):
         print(f"{gid}: {summary['verdict']}" + (f"\n  skill: {lad.verdict}" if lad is not None else "") + "\n")
 
-    index = pipeline.run_demo(n_games, jobs, out, ladder_games=ladder_games, quiet=quiet, on_game=said)
+    index = pipeline.run_demo(n_games, jobs, out, ladder_games=ladder_games, quiet=quiet, on_game=said,
+                              strong=strong, strong_games=strong_games, strength_games=strength_games)
     print(f"wrote {index}", file=sys.stderr)
 
 

@@ -48,6 +48,11 @@ class Game:
     precompile: tuple[str, ...] = ()
     # who seat 0 is at the table (the first-player advantage is always seat 0's)
     seat0_role: str = "the first player"
+    # the strong player of a report's strong pool (analysis/pools.py, issue 35): the strongest
+    # honest player that fits a report's time budget, in every seat.  Chosen per game from the
+    # committed skill ladders (reports/ladders/): the search player at a budget that beats
+    # every heuristic of the game; every report measures its strength again, head to head
+    strong_player: str = "mcts:iterations=256"
     # rule variants a report also plays (same seeds) and compares: ("knob", "value")
     report_variants: tuple[tuple[str, str], ...] = ()
     # the trace zones that hold cards (None: all of them); a zone of something else, such

@@ -36,6 +36,7 @@ def demo_out(tmp_path_factory):
 
     out = tmp_path_factory.mktemp("demo") / "demo"
     p = subprocess.run([sys.executable, "-m", "cardlab.cli", "demo", "--games", "2000", "--ladder-games", "2",
+                        "--strong-games", "9", "--strength-games", "6",
                         "--out", str(out), "--quiet"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     return out

@@ -175,7 +175,7 @@ def test_cli_bad_input_is_one_line_and_exit_2():
 def test_report_shows_it_beside_iwd_and_uses_it_in_the_verdict(tmp_path):
     import json
 
-    from cardlab.analysis.report import build_report, verdict
+    from cardlab.analysis.report import build_report, details, verdict
     from cardlab.analysis.summary import summarize
 
     setup = runner.make_setup("skyscraper", 2, ["floors_to_win=1"], None, 4)
@@ -186,6 +186,6 @@ def test_report_shows_it_beside_iwd_and_uses_it_in_the_verdict(tmp_path):
     assert "value of starting with it" in page and "Benjamini-Hochberg" in page
     js = json.loads(paths["summary.json"].read_text())
     assert js["causal_card_power"]["cards"] == c["cards"]
-    v = js["verdict"]
-    assert "Card power (causal): starting with J" in v and "IWD" not in v
-    assert v == verdict(summarize(result), c) and "IWD" in verdict(summarize(result))
+    v, d = js["verdict"], js["verdict_detail"]
+    assert "Card power (causal): starting with J" in d and "IWD" not in d and "IWD" not in v
+    assert v == verdict(summarize(result), c) and "IWD" in details(summarize(result))

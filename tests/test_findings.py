@@ -1,7 +1,9 @@
 """The findings list (analysis/findings.py): each finding is raised exactly when its
-figure's interval clears the threshold, severe ones first; a seat edge counts as a
-property of the game only when it holds for every pool."""
+figure's interval clears the threshold, severe ones first; a seat edge carries its class
+by player strength (analysis/headlines.py): about the game only under strong play."""
 from __future__ import annotations
+
+import pytest
 
 from cardlab.analysis import findings as F
 
@@ -21,17 +23,21 @@ def kinds(s):
     return [f.kind for f in F.findings(s)]
 
 
-def test_a_seat_edge_is_a_finding_only_when_it_clears_3_points_in_every_pool():
-    holds = {"by_pool": [pool("reference", 0.06, 0.05, 0.07), pool("mixed", 0.05, 0.04, 0.06)],
-             "verdicts": {"seat0_edge": {"holds": True, "min": 0.05, "max": 0.06, "text": ""}}}
-    f = F.findings(summary(pools=holds))
-    assert [x.kind for x in f] == ["seat_edge"] and f[0].severity == 3 and f[0].ci == [0.04, 0.07]
-    near = {"by_pool": [pool("reference", 0.04, 0.02, 0.06), pool("mixed", 0.05, 0.04, 0.06)],
-            "verdicts": {"seat0_edge": {"holds": True, "min": 0.04, "max": 0.05, "text": ""}}}
-    assert kinds(summary(pools=near)) == []  # an interval reaching below 3 points
-    depends = {"by_pool": holds["by_pool"], "verdicts": {"seat0_edge": {"holds": False, "min": 0.05, "max": 0.06,
-                                                                         "text": ""}}}
-    assert kinds(summary(pools=depends)) == []
+def test_a_seat_edge_finding_carries_its_class_and_clears_3_points():
+    from test_headlines import ZERO, summary as classified
+
+    # an edge the heuristics show and strong play does not: a minor finding, called an artefact
+    art = classified(3, [(0.086, 0.085, 0.087), ZERO, ZERO], strong=[(0.0, -0.024, 0.026), ZERO, ZERO])
+    f = [x for x in F.findings(art) if x.kind == "seat_edge"]
+    assert len(f) == 1 and f[0].severity == 1 and f[0].klass == "artefact_of_heuristics"
+    assert f[0].to_dict()["class"] == "artefact_of_heuristics" and f[0].ci == pytest.approx([0.085, 0.087], abs=0.0005)
+    # one that holds under strong play: severe, about the game
+    game = classified(3, [(0.086, 0.085, 0.087), ZERO, ZERO], strong=[(0.08, 0.055, 0.105), ZERO, ZERO])
+    f = [x for x in F.findings(game) if x.kind == "seat_edge"]
+    assert [(x.severity, x.klass) for x in f] == [(3, "about_the_game")]
+    # under strong play an edge whose interval reaches below 3 points raises none
+    near = classified(3, [(0.04, 0.02, 0.06), ZERO, ZERO], strong=[(0.04, 0.02, 0.06), ZERO, ZERO])
+    assert [x for x in F.findings(near) if x.kind == "seat_edge"] == []
     # no pools: one pool's edge is a weaker finding; a confounded edge none at all
     one = summary(first_player_advantage=0.08, first_player_advantage_ci=[0.07, 0.09])
     assert [(x.kind, x.severity) for x in F.findings(one)] == [("seat_edge", 2)]

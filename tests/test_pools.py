@@ -9,6 +9,7 @@ import pytest
 
 from cardlab.analysis import pools as PL
 from cardlab.analysis import tables as T
+from cardlab.analysis.headlines import CLASS_WORDS
 from cardlab.analysis.stuck import classify, stuck_games
 from cardlab.analysis.summary import length_stats, summarize
 from cardlab.sim import runner
@@ -26,10 +27,10 @@ def test_seat_verdict_flips_from_holds_to_depends():
     agree = PL.run_pools(setup, ["reference", "cautious"], 400, jobs=2)
     v = agree.verdicts["seat0_edge"]
     assert v["holds"] and v["answer"] == "an advantage", v["text"]
-    assert "holds for every pool" in v["text"]
+    assert "the same in every heuristic pool" in v["text"] and "strong play" in v["text"]
     differ = PL.run_pools(setup, ["reference", "random"], 400, jobs=2)
     v = differ.verdicts["seat0_edge"]
-    assert not v["holds"] and "depends on the players" in v["text"], v["text"]
+    assert not v["holds"] and "differs between the heuristic pools" in v["text"], v["text"]
     by = {s["pool"]: s for s in differ.stats}
     assert by["reference"]["seat0_edge_class"] == 1 and by["random"]["seat0_edge_class"] == 0
 
@@ -76,9 +77,9 @@ def test_confounded_seat_edge_is_never_a_first_player_advantage():
     assert "first_player_advantage" not in out.index and "seat0_edge_confounded" in out.index
     s = summarize(r)
     assert s["seat_edge_confounded"] is True
-    from cardlab.analysis.report import verdict
+    from cardlab.analysis.report import details
 
-    v = verdict(s)
+    v = details(s)
     assert "confounded by strategy" in v and "first-player advantage of" not in v
     same = summarize(runner.run(runner.make_setup("skyscraper", 3, None, None, 1), 300, jobs=2))
     assert same["seat_edge_confounded"] is False
@@ -157,16 +158,26 @@ def test_report_pools_and_stuck_in_summary_json(tmp_path):
 
     out = tmp_path / "rep"
     p = subprocess.run([sys.executable, "-m", "cardlab.cli", "report", "skyscraper", "-n", "400",
-                        "--pools", "reference,mixed", "--pools-games", "300", "--out", str(out), "-q",
+                        "--pools", "reference,mixed", "--pools-games", "300", "--strong", "mcts:iterations=8",
+                        "--strong-games", "60", "--strength-games", "12", "--out", str(out), "-q",
                         "-j", "2"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     s = json.loads((out / "summary.json").read_text())
     assert [x["pool"] for x in s["pools"]["by_pool"]] == ["reference", "mixed"]
+    strong = s["pools"]["strong"]
+    assert strong["player"] == "mcts:iterations=8" and strong["games"] == strong["pool"]["games"] == 60
+    assert {x["against"] for x in strong["strength"]} == {"reference", "greedy", "aggressive", "defensive"}
+    assert all(x["games"] == 12 for x in strong["strength"])  # 6 game indices in each of 2 seats
+    assert s["headlines"] and all(h["class"] in CLASS_WORDS for h in s["headlines"])
+    assert s["first_screen"] and s["verdict"] == " ".join(h["text"] for h in s["first_screen"])
+    assert s["strong_play"].startswith("Strong play: mcts:iterations=8")
+    assert "--strong mcts:iterations=8 --strong-games 60 --strength-games 12" in s["command"]
     assert s["pools"]["games_per_pool"] == 300 and "seat0_edge" in s["pools"]["verdicts"]
     assert s["stuck"]["capped_games"] == s["unfinished_games"] and s["stuck"]["classified"] > 0
     assert "--pools reference,mixed --pools-games 300" in s["command"]
     md = (out / "report.md").read_text()
     assert "## Seat verdicts across pools" in md and "## Why games stuck" in md
+    assert "| strong: mcts:iterations=8 | 60 |" in md
     bad = subprocess.run([sys.executable, "-m", "cardlab.cli", "report", "skyscraper", "-n", "10",
                           "--pools", "reference,nosuch", "--out", str(tmp_path / "x")],
                          capture_output=True, text=True)

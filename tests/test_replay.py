@@ -145,18 +145,24 @@ def test_report_replays_are_the_sampled_games_and_findings_link_them(sky_report,
         assert (r["length"], r["unfinished"]) == (int(row[0]), bool(row[1]))
         lines = replays[names.index(r["name"])].lines
         assert lines[-1]["length"] == r["length"] and lines[-1]["winners"] == r["winners"]  # the traced game is the row's
-        page = (out / r["href"]).read_text()
+        page = (out / r["page"]).read_text()
         assert "trace-data" in page and "<script src" not in page and "http" not in page.split("trace-data")[0]
+        # the link opens the page at the replay's moment (1-based), marked on the page's strip
+        assert r["moment"] is not None and r["href"] == f"{r['page']}#e={r['moment'] + 1}"
+        assert f'class="strip-moment" data-step="{r["moment"]}"' in page and r["moment_why"]
     assert s["replays"][names.index("capped")]["unfinished"] is True
+    capped = s["replays"][names.index("capped")]["href"]
+    assert capped.startswith("replays/capped.html#e=")
     kinds = {f["kind"]: f for f in s["findings"]}
-    assert "unfinished" in kinds and kinds["unfinished"]["replays"] == ["replays/capped.html"]
+    assert "unfinished" in kinds and kinds["unfinished"]["replays"] == [capped]
+    typical = s["replays"][names.index("typical")]["href"]
     for f in s["findings"]:
-        assert f["replays"] and all((out / h).is_file() for h in f["replays"])
+        assert f["replays"] and all((out / h.split("#")[0]).is_file() for h in f["replays"])
         if f["kind"] not in LINKS:
-            assert f["replays"] == ["replays/typical.html"]
+            assert f["replays"] == [typical]
     page = (out / "index.html").read_text()
-    assert 'id="replays"' in page and 'class="replay-link" href="replays/capped.html"' in page
-    assert "](replays/capped.html)" in (out / "report.md").read_text()
+    assert 'id="replays"' in page and f'class="replay-link" href="{capped}"' in page
+    assert f"]({capped})" in (out / "report.md").read_text()
 
 
 def test_every_game_traces_open_in_the_viewer():
@@ -264,6 +270,7 @@ def test_replay_steps_and_shows_every_zone_in_the_browser(browser, tmp_path):
     d.get(page.as_uri())
     step = lambda: int(d.find_element(By.ID, "pos").get_attribute("data-step"))  # noqa: E731
     assert step() == 0 and _shown(d) == _expected(game, events[0]["state"], P, None)
+    assert not d.find_elements(By.ID, "strip")  # a trace file alone has no progress series: no strip
     body = d.find_element(By.TAG_NAME, "body")
     for _ in range(6):
         body.send_keys(Keys.ARROW_RIGHT)
@@ -311,14 +318,57 @@ def test_report_replay_page_in_the_browser(browser, sky_report):
     d = browser
     d.get((out / "index.html").as_uri())
     d.find_element(By.CSS_SELECTOR, '#replays li[data-replay="typical"] a').click()
-    assert d.current_url.endswith("replays/typical.html")
+    assert d.current_url.endswith(f"replays/typical.html#e={r.moment.event + 1}")  # opens at its moment
+    assert d.find_element(By.ID, "pos").get_attribute("data-step") == str(r.moment.event)
     events, game, P = r.lines[1:-1], get_game("skyscraper"), 2
     n = min(25, len(events) - 1)
     body = d.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.HOME)
     for _ in range(n):
         body.send_keys(Keys.ARROW_RIGHT)
     assert _shown(d) == _expected(game, events[n]["state"], P, None)
     assert d.find_element(By.ID, "why").text.startswith("Its length")
+
+
+def test_replay_opens_at_its_moment_with_a_strip_in_the_browser(browser, sky_report):
+    """A report's comeback (else closest) replay opened at its link's ``#e=N``: the position
+    is event N, the strip has a line per seat and its marker follows the steps, a click on
+    the strip jumps to the event under it, the moment's link and a new address jump back."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    out, replays, s = sky_report
+    r = next(x for x in replays if x.name in ("comeback", "closest") and x.moment is not None)
+    N, m = len(r.lines) - 2, r.moment.event
+    assert r.href.endswith(f"#e={m + 1}")
+    d = browser
+    d.get((out / r.page).as_uri() + f"#e={m + 1}")
+    step = lambda: int(d.find_element(By.ID, "pos").get_attribute("data-step"))  # noqa: E731
+    marker = lambda: int(d.find_element(By.ID, "strip-marker").get_attribute("data-step"))  # noqa: E731
+    assert step() == m == marker()
+    strip = d.find_element(By.ID, "strip")
+    assert strip.get_attribute("data-events") == str(N) and strip.get_attribute("data-seats") == "2"
+    lines = d.find_elements(By.CSS_SELECTOR, "#strip .strip-line")
+    assert sorted(x.get_attribute("data-seat") for x in lines) == ["0", "1"]
+    assert str(m) in [x.get_attribute("data-step") for x in d.find_elements(By.CSS_SELECTOR, ".strip-moment")]
+    vals = [int(x.text) for x in d.find_elements(By.CSS_SELECTOR, ".strip-val")]
+    assert vals == [v[m] for v in r.story.values]  # each seat's progress at the event shown
+    assert strip.size["width"] > 500 and strip.size["height"] > 40
+    d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    assert step() == m - 1 == marker()
+    # a click a fifth of the way along the strip: the event there (pad 6 of 1000 each side)
+    w = strip.size["width"]
+    ActionChains(d).move_to_element_with_offset(strip, int(w * 0.2 - w / 2), 0).click().perform()
+    want = round((0.2 * 1000 - 6) / (1000 - 12) * (N - 1))
+    assert abs(step() - want) <= 1 and marker() == step() != m - 1
+    d.find_element(By.CSS_SELECTOR, f'.moment-link[data-step="{m}"]').click()
+    assert step() == m == marker()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    d.execute_script("location.hash = '#e=3'")  # a new address names another moment
+    WebDriverWait(d, 5).until(lambda _: step() == 2)
+    assert marker() == 2
 
 
 def test_demo_dashboard_panels_in_the_browser(browser, demo_out):
@@ -346,8 +396,8 @@ def test_demo_dashboard_panels_in_the_browser(browser, demo_out):
         assert len(plots["skill"].find_elements(By.CSS_SELECTOR, "g.pt")) == len(s["ladder"]["curve"])
         assert p.find_element(By.CSS_SELECTOR, "a.full").get_attribute("href").endswith(f"{gid}/index.html")
         links = p.find_elements(By.CSS_SELECTOR, "p.replays a")
-        assert links and all((demo_out / gid / "replays" / a.get_attribute("href").rsplit("/", 1)[1]).is_file()
-                             for a in links)
+        assert links and all((demo_out / gid / "replays" / a.get_attribute("href").split("#")[0].rsplit("/", 1)[1])
+                             .is_file() for a in links)
         n_find = len(s["findings"])
         assert len(p.find_elements(By.CSS_SELECTOR, "ul.findings li")) == n_find
         assert len(p.find_elements(By.CSS_SELECTOR, "ul.findings a.replay-link")) == sum(

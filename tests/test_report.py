@@ -1,6 +1,7 @@
 """Reports: the files `cardlab report` writes, the verdict's numbers, bad --out, the demo
 index, and a headless Chromium check that every image of index.html is visible."""
 import base64
+import html
 import json
 import os
 import re
@@ -15,8 +16,8 @@ import pandas as pd
 import pytest
 
 from cardlab.analysis import plots
-from cardlab.analysis.report import (_pts, build_report, render_html, verdict,
-                             write_demo_index)
+from cardlab.analysis.report import (_pts, build_report, details, render_html, verdict,
+                                    write_demo_index)
 from cardlab.analysis.summary import summarize
 
 GAMES = 3000
@@ -64,7 +65,9 @@ def test_html_is_self_contained_with_embedded_pngs(report):
     assert not re.search(r'<(script|link)\b', page)
     assert not re.search(r'src="(?!data:)', page)
     assert page.count("<img") == len(imgs)
-    assert verdict(report.summary) .replace("'", "&#x27;") in page
+    js = json.loads((report.out / "summary.json").read_text())
+    assert js["first_screen"] and all(html.escape(h["text"]) in page for h in js["first_screen"])
+    assert html.escape(js["verdict_detail"]) in page  # the paragraph stays, below the headlines
     assert report.cmd in page
 
 
@@ -108,7 +111,8 @@ def test_csvs_parse_with_the_right_columns(report):
 
 def test_markdown_has_verdict_figures_and_reproduce(report):
     md = (report.out / "report.md").read_text()
-    assert verdict(report.summary) in md
+    js = json.loads((report.out / "summary.json").read_text())
+    assert all(h["text"] in md for h in js["first_screen"]) and js["verdict_detail"] in md
     assert report.cmd in md
     assert "association, not cause" in md
     for name in ("seats", "length", "survival", "card_power"):
@@ -121,7 +125,7 @@ def test_markdown_has_verdict_figures_and_reproduce(report):
 # ------------------------------------------------------------------ verdict numbers
 def test_verdict_numbers_match_summary(report):
     s = report.summary
-    v = verdict(s)
+    v = details(s)
     rate, ci = s["win_rate_by_seat"][0], s["win_rate_ci_by_seat"][0]
     assert f"wins {100 * rate:.1f}% ± {100 * (ci[1] - ci[0]) / 2:.1f}% of 2-player games" in v
     if s["no_winner_rate"] >= 0.001:
@@ -157,7 +161,7 @@ def _fake(rates, cis, fpa, fpa_ci, gaps, unfinished=0.0, players=2, strategies=N
 def test_verdict_clear_advantage_and_real_difference():
     s = _fake([0.542, 0.458], [[0.539, 0.545], [0.455, 0.461]], 0.042, [0.039, 0.045],
               [{"seats": [0, 1], "diff": 0.084, "ci": [0.08, 0.088]}])
-    v = verdict(s)
+    v = details(s)
     assert "Seat 0 (the first player) wins 54.2% ± 0.3% of 2-player games" in v
     assert "a clear first-player advantage of +4.2 points" in v
     assert "seat difference is real" in v and "+8.4 points [+8.0, +8.8]" in v
@@ -168,7 +172,7 @@ def test_verdict_clear_advantage_and_real_difference():
 def test_verdict_within_noise_and_unfinished():
     s = _fake([0.4, 0.399], [[0.399, 0.401], [0.398, 0.4]], 0.0, [-0.002, 0.002],
               [{"seats": [0, 1], "diff": 0.001, "ci": [-0.001, 0.003]}], unfinished=0.201)
-    v = verdict(s)
+    v = details(s)
     assert "no detectable first-player advantage" in v
     assert "within noise" in v
     assert "20.1% of games hit the length cap (500 turns)" in v
@@ -212,11 +216,11 @@ def test_tournament_hook(run2, tmp_path):
 def test_cli_report_and_bad_out(tmp_path):
     out = tmp_path / "rep"
     p = cardlab("report", "skyscraper", "-n", "2000", "-p", "3", "--seed", "5",
-                "--set", "floors_to_win=4", "--out", str(out))
+                "--set", "floors_to_win=4", "--strong", "none", "--out", str(out))
     assert p.returncode == 0, p.stderr
     md = (out / "report.md").read_text()
     cmd = (f"cardlab report skyscraper --games 2000 --players 3 --seed 5 --set floors_to_win=4 "
-           f"--causal-games 200 --out {out}")  # causal card power is on by default
+           f"--causal-games 200 --strong none --out {out}")  # causal card power is on by default
     assert cmd in md
     js = json.loads((out / "summary.json").read_text())
     assert js["players"] == 3 and js["rules"]["floors_to_win"] == 4 and js["seed"] == 5
@@ -235,7 +239,7 @@ def test_cli_report_and_bad_out(tmp_path):
 def test_cli_demo_writes_index(demo_out):
     out = demo_out
     page = (out / "index.html").read_text()
-    from cardlab.sim.registry import game_ids
+    from cardlab.sim.registry import game_ids, get_game
 
     for gid in game_ids():
         assert f'href="{gid}/index.html"' in page
@@ -246,14 +250,26 @@ def test_cli_demo_writes_index(demo_out):
         assert lad["rungs"][-2:] == ["mcts:iterations=16", "mcts:iterations=64"] and lad["games"] == 2
         assert isinstance(summ["findings"], list) and summ["causal_card_power"]["games"] == 200
         assert 'id="findings"' in sub
+        # the strong pool classifies every headline; the panel opens with them
+        strong = summ["pools"]["strong"]
+        assert strong["games"] == 9 and strong["player"] == get_game(gid).strong_player and "luck" not in summ
+        assert "--pools-games 2000 " in summ["command"] and "--variant-games 2000 " in summ["command"]
+        P = summ["players"]  # 6 games per heuristic: ceil(6 / P) game indices in each seat
+        assert all(x["games"] == P * -(-6 // P) for x in summ["pools"]["strong"]["strength"])
+        first = summ["first_screen"]
+        assert 1 <= len(first) <= 5 and summ["verdict"] == " ".join(h["text"] for h in first)
+        panel = page.split(f'id="game-{gid}"')[1].split("</section>")[0]
+        assert panel.count('<li class="headline ') == len(first)
+        assert all(html.escape(h["class_words"]) in panel for h in first)
+        assert "--strong-games 9" in summ["command"] and "--strength-games 6" in summ["command"]
     assert page.count('class="ladder"') == len(game_ids())
     assert 'class="findings"' in page  # Skyscraper's capped games at least
 
 
 def test_report_with_the_skill_ladder_and_restricted_play(tmp_path):
     out = tmp_path / "r"
-    p = cardlab("report", "crazy_eights", "-n", "300", "--pools", "none", "--ladder", "--ladder-budgets", "4,8",
-                "--ladder-games", "6", "--out", str(out), "--quiet")
+    p = cardlab("report", "crazy_eights", "-n", "300", "--pools", "none", "--strong", "none", "--ladder",
+                "--ladder-budgets", "4,8", "--ladder-games", "6", "--out", str(out), "--quiet")
     assert p.returncode == 0, p.stderr
     s = json.loads((out / "summary.json").read_text())
     assert [c["rung"] for c in s["ladder"]["curve"]][-2:] == ["mcts:iterations=4", "mcts:iterations=8"]
@@ -359,7 +375,7 @@ def test_report_compares_the_games_rule_variants(tmp_path):
 
     out = tmp_path / "smoke"
     p = subprocess.run([sys.executable, "-m", "cardlab.cli", "report", "smokestack", "-n", "3000",
-                        "--out", str(out), "-q"], capture_output=True, text=True, timeout=600)
+                        "--strong", "none", "--out", str(out), "-q"], capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     s = _json.loads((out / "summary.json").read_text())
     assert set(s["variants"]) == {"stall_removed=discard"}

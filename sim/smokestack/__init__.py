@@ -31,6 +31,8 @@ class Smokestack(Game):
                   "cardlab.strategies.smokestack:greedy_double")
     # the default shuffle-back stall rule can stall a game for good: show it beside "discard"
     report_variants = (("stall_removed", "discard"), ("stall_removed", "shuffle"))
+    # ladder: 64 iterations already beat every heuristic (+1.65 against sweeper's +0.89)
+    strong_player = "mcts:iterations=64"
     knobs = (
         Knob("max_layouts", "int", 2, "layouts a player may build at once (double chimneys open more)", 1, L.MAXL),
         Knob("straights_count", "bool", True, "four consecutive ranks (ace high or low) also make a chimney"),
