@@ -167,7 +167,8 @@ def seat_headline(s: dict[str, Any], seat: int) -> dict[str, Any] | None:
     if -SEAT_MARGIN <= lo and hi <= SEAT_MARGIN:
         return _headline("seat_edge", who, ABOUT,
                          f"{who}: no edge beyond +-{100 * SEAT_MARGIN:.0f} points, {sfig}, and none of "
-                         f"{100 * MATERIAL:.0f} point or more shown by any heuristic pool: about the game.", se["edge"], se["ci"], sp, None, absent=True, **kw)
+                         f"{100 * MATERIAL:.0f} point or more shown by any heuristic pool: about the game.",
+                         se["edge"], se["ci"], sp, None, absent=True, **kw)
     room = SEAT_MARGIN - abs(se["edge"])
     n = games_for(room if room > 0.004 else SEAT_MARGIN / 2, fair)
     return _headline("seat_edge", who, CANNOT,
