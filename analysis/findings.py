@@ -11,7 +11,6 @@ pools or a strong pool falls back to one pool's seat figures, and says so.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -86,25 +85,18 @@ def _seat_edge(s) -> list[Finding]:
 
 
 def seat_tests(s) -> list[dict[str, Any]]:
-    """Every seat's win share against the fair share: the score test the Wilson interval
-    inverts, Holm-adjusted over the P seats (family-wise 5%: one seat in twenty would
-    otherwise miss by chance in every 20-seat table).  One entry per seat: seat, role,
-    edge and its interval (points of win rate), p, p_adjusted."""
-    from scipy.stats import norm
-
-    from cardlab.analysis.tables import holm_adjust
+    """Every seat's win share against the fair share (``pools.seat_edges``: the score test the
+    Wilson interval inverts, Holm-adjusted over the P seats), named by its place.  One entry
+    per seat: seat, role, edge and its interval (points of win rate), p, p_adjusted."""
+    from cardlab.analysis.pools import seat_edges
 
     P, n = s.get("players", 0), s.get("games", 0)
-    rates, cis = s.get("win_rate_by_seat") or [], s.get("win_rate_ci_by_seat") or []
-    if P < 2 or not n or len(rates) != P or len(cis) != P:
+    rates = s.get("win_rate_by_seat") or []
+    if P < 2 or not n or len(rates) != P:
         return []
-    fair = 1.0 / P
-    se = math.sqrt(fair * (1.0 - fair) / n)
-    ps = [float(2.0 * norm.sf(abs(r - fair) / se)) for r in rates]
-    adj = holm_adjust(ps)
-    return [{"seat": i, "role": seat_role(s, i), "edge": rates[i] - fair,
-             "ci": [cis[i][0] - fair, cis[i][1] - fair], "p": ps[i], "p_adjusted": float(adj[i])}
-            for i in range(P)]
+    return [{"seat": e["seat"], "role": seat_role(s, e["seat"])} | {k: e[k] for k in ("edge", "ci", "p",
+                                                                                    "p_adjusted")}
+            for e in seat_edges([r * n for r in rates], n, P)]
 
 
 def _other_seats(s) -> list[Finding]:
