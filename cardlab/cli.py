@@ -182,6 +182,41 @@ def plan(game: str = typer.Argument(..., help="Game id."),
 
 
 @app.command()
+def audit(game: str = typer.Argument(..., help="Game id."),
+          decisions: int = typer.Option(300, "--decisions", help="Decisions audited per setting of the plan."),
+          search_decisions: int = typer.Option(8, "--search-decisions", help="Decisions of the search "
+                                               "player per rollout heuristic (4 worlds each)."),
+          deep: bool = typer.Option(False, "--deep", help="10,000 decisions per setting (at least 30,000 "
+                                    "per strategy: a cheat acting once in 10,000 decisions is caught with "
+                                    "probability >= 95%) and 100 of the search player per rollout."),
+          seed: int = typer.Option(17, "--seed", "-s", help="Root seed of the audited games."),
+          as_json: bool = typer.Option(False, "--json", help="Print the whole audit as one JSON object."),
+          quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
+    """The honesty audit: every strategy's decisions run as plain Python over a state that
+    checks every word read and written against what the deciding seat may see, in every
+    setting of the game's plan, and both re-deals checked to leave nothing hidden behind.
+    Exit status 1 when a strategy reads or writes what it may not (docs/honesty.md)."""
+    from cardlab.sim import audit as auditor
+    from cardlab.sim import runner
+    from cardlab.sim.registry import get_game
+
+    get_game(game)  # an unknown game: one line, exit 2
+    for name, v in (("--decisions", decisions), ("--search-decisions", search_decisions)):
+        if v < 1:
+            raise InputError(f"bad {name} {v}: at least 1")
+    if deep:
+        decisions, search_decisions = max(decisions, 10_000), max(search_decisions, 100)
+    n = len(auditor.audit_plan(game, decisions, search_decisions))
+    advance, bar = runner.progress_bar(n, enabled=None if not (as_json or quiet) else False, work=True)
+    with bar:
+        r = auditor.run_audit(game, decisions, search_decisions, seed,
+                              progress=(lambda i, total: advance(1)) if advance else None)
+    print(json.dumps(r) if as_json else auditor.summary(r))
+    bad = r["violations"] or (r["redeal"] and r["redeal"]["differ"])
+    raise typer.Exit(1 if bad else 0)
+
+
+@app.command()
 def trace(game: str = typer.Argument(..., help="Game id."),
           seed: int = SeedOpt, players: Optional[int] = PlayersOpt,
           sets: Optional[List[str]] = SetOpt, strategies: Optional[str] = StratOpt,

@@ -12,11 +12,12 @@ pile's order, face-down cards).  Counts are public: how many cards a hidden zone
   with ``rng`` (a numpy Generator) and dealt back into the same zones in the same
   numbers.  What cannot be seen also includes the future: the copy's chance stream is
   reseeded from ``rng``, and so are the other seats' own streams (their strategies'
-  future random choices) and the seed words they would be seeded from; the engine's
-  card-power bits of the other seats (which types each ever held or played: they follow
-  hidden cards) become noise.  The seat's own
-  stream is kept (seeded first if it has not drawn yet), so its strategy draws exactly
-  what it would have drawn in the real position.
+  future random choices) and the seed words they would be seeded from.  Nothing hidden is
+  left behind: every hidden book (the engine's card-power bits, a game's record of dealt
+  cards), the other seats' memory and the unused tail of every pile are cleared, unless
+  the game re-makes a book from the new cards (``derived``, its ``after_redeal``).  The
+  seat's own stream is kept (seeded first if it has not drawn yet), so its strategy draws
+  exactly what it would have drawn in the real position.
 
 A strategy that decides only from what its seat sees answers the same in the real
 position and in any determinization of it: that is the honesty test
@@ -86,37 +87,50 @@ def _fresh_words(rng: np.random.Generator, n: int) -> np.ndarray:
     return rng.integers(1, np.iinfo(np.int64).max, size=n, dtype=np.int64)
 
 
+def clear_hidden(game, st: np.ndarray, seat: int) -> None:
+    """Leave nothing behind (the schema's ``clear_table``, as ``sim/redeal.clear_hidden``):
+    zero every hidden part outside the zones that the game does not re-make, the other
+    seats' memory, and the unused tail of every pile."""
+    for o, size, blocks, vis, cnt, cper in game.schema.clear_table():
+        for owner in range(blocks):
+            b = o + owner * size
+            if cnt >= 0:
+                lo = int(st[cnt + (owner if cper else 0)])
+            elif vis == 2 or (vis == 1 and owner != seat):
+                lo = 0
+            else:
+                lo = size
+            st[b + lo:b + size] = 0
+
+
 def determinize(game, st: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:
     """A copy of ``st`` with everything ``seat`` cannot see drawn afresh (see the module
     docstring): the hidden cards re-dealt into the same zones in the same numbers, the
-    chance stream and the other seats' streams reseeded, the seat's own stream kept."""
+    hidden books cleared (or re-made by the game's ``after_redeal``), the chance stream
+    and the other seats' streams reseeded, the seat's own stream kept.  The pool is
+    sorted before it is shuffled, so the copy depends only on which cards the seat cannot
+    see, never on where they are."""
     S = game.schema
     P = players_of(game, st)
     out = st.copy()
     hidden = S.hidden_from(seat, P)
     held = [zone_cards(game, out, name, owner) for name, owner in hidden]
-    pool = np.array([c for cards in held for c in cards], dtype=np.int64)
+    pool = np.sort(np.array([c for cards in held for c in cards], dtype=np.int64))
     rng.shuffle(pool)
     k = 0
     for (name, owner), cards in zip(hidden, held):
         put_zone_cards(game, out, name, owner, [int(c) for c in pool[k:k + len(cards)]])
         k += len(cards)
+    clear_hidden(game, out, seat)
     hook = getattr(game, "after_redeal", None)
     if hook is not None:
         hook(out)
-    # the engine's card-power bits follow the hidden cards (which types a seat ever held,
-    # drawn cards included): the other seats' are noise in the copy, so a strategy that
-    # read them would answer differently and fail the honesty test
-    for part in ("held", "played"):
-        p = S.parts[part]
-        for s in range(P):
-            if s != seat:
-                out[p.block(s)] = rng.integers(0, 2, size=p.size)
     # the future: chance, the other seats' random choices, the seeds they come from
     seed_seat(out, seat)
     mine = out[SEAT_RNG + 4 * seat:SEAT_RNG + 4 * seat + 4].copy()
     out[0:4] = _fresh_words(rng, 4)
-    out[SEAT_RNG:SEED_AT] = _fresh_words(rng, SEED_AT - SEAT_RNG)
+    out[SEAT_RNG:SEED_AT] = 0  # no seat beyond the players: an unseeded stream
+    out[SEAT_RNG:SEAT_RNG + 4 * P] = _fresh_words(rng, 4 * P)
     out[SEED_AT:SEED_AT + 2] = rng.integers(0, np.iinfo(np.int64).max, size=2, dtype=np.int64)
     out[SEAT_RNG + 4 * seat:SEAT_RNG + 4 * seat + 4] = mine
     return out

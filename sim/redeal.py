@@ -114,9 +114,29 @@ def put_block(st, tab, r, owner, pool, k, n, table_put):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def determinize(src, dst, seat, players, tab, pool, counts, table_cards, table_put):
+def clear_hidden(dst, seat, players, clear):
+    """Leave nothing behind (the schema's ``CLEAR`` table, ``Schema.clear_table``): zero
+    every hidden part outside the zones that the game does not re-make (the rules' books,
+    the other seats' memory) and the unused tail of every pile (what left it)."""
+    for r in range(clear.shape[0]):
+        size = clear[r, 1]
+        for owner in range(clear[r, 2]):
+            o = clear[r, 0] + owner * size
+            if clear[r, 4] >= 0:
+                lo = dst[clear[r, 4] + (owner if clear[r, 5] != 0 else 0)]
+            elif clear[r, 3] == VIS_NOBODY or (clear[r, 3] == VIS_OWNER and owner != seat):
+                lo = 0
+            else:
+                lo = size
+            for i in range(lo, size):
+                dst[o + i] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def determinize(src, dst, seat, players, tab, clear, pool, counts, table_cards, table_put):
     """Re-deal in ``dst``, a copy of ``src`` (the caller copies it, leaving out what it
-    never reads: ``sim/search.copy_position``), everything ``seat`` cannot see, drawing
+    never reads: ``sim/search.copy_position``), everything ``seat`` cannot see (the cards
+    of ``tab``'s zones; what ``clear`` names is cleared: ``clear_hidden``), drawing
     from ``seat``'s own stream in ``src`` (which advances).  ``pool`` and ``counts`` are
     scratch arrays (room for every card, and for one count per hidden block)."""
     # gather the hidden cards, block by block, remembering how many each held
@@ -147,11 +167,14 @@ def determinize(src, dst, seat, players, tab, pool, counts, table_cards, table_p
                 put_block(dst, tab, r, owner, pool, k, counts[nb], table_put)
                 k += counts[nb]
                 nb += 1
+    clear_hidden(dst, seat, players, clear)
     # the future: the chance stream, the other seats' streams, the seed words
     for i in range(4):
         dst[i] = np.int64(seat_next_u64(src, seat) >> np.uint64(1)) | 1
     for s in range(players):  # its own too: every future choice in the world is drawn afresh
         for i in range(4):
             dst[SEAT_RNG + 4 * s + i] = np.int64(seat_next_u64(src, seat) >> np.uint64(1)) | 1
+    for i in range(SEAT_RNG + 4 * players, SEED_AT):  # no seat there: an unseeded stream
+        dst[i] = 0
     dst[SEED_AT] = np.int64(seat_next_u64(src, seat) >> np.uint64(1))
     dst[SEED_AT + 1] = np.int64(seat_next_u64(src, seat) >> np.uint64(1))

@@ -49,7 +49,12 @@ from cardlab.sim.rng import MAX_SEATS, SEAT_RNG, SEED_AT
 # who may see a zone's cards
 PUBLIC = "public"    # every seat
 OWNER = "owner"      # only the seat it belongs to (a hand)
-NOBODY = "nobody"    # no seat (a draw pile's order, face-down cards)
+NOBODY = "nobody"    # no seat (a draw pile's order, face-down cards, the rules' books)
+# working memory (the legal-action buffer, a search's table): any seat's strategy may write
+# it, and read back only what was written during the same decision (what an earlier one
+# left there is residue: another seat's legal actions, a stale search)
+WORKING = "working"
+VISIBILITIES = (PUBLIC, OWNER, NOBODY, WORKING)
 
 # how a zone holds its cards
 PILE = "pile"        # card codes st[o], st[o+1], ... ; how many: the counter named ``count``
@@ -83,6 +88,8 @@ class Part:
     visible: str = PUBLIC
     encoding: str = VALUES
     count: str | None = None     # PILE: the counter (or per-seat counter) holding its length
+    derived: bool = False        # hidden, and re-made by the game's re-deal hook from the
+                                 # re-dealt cards (else a re-deal clears it: nothing left behind)
 
     _maxp: int = 1               # the schema's seats (for the size of a per-seat part)
 
@@ -127,29 +134,42 @@ class Schema:
         self.sealed = False
         if maxp > MAX_SEATS:
             raise SchemaError(f"{game}: {maxp} seats, at most {MAX_SEATS} (sim/rng.MAX_SEATS)")
+        # the generators: the chance stream and the seed words decide what comes next (no
+        # seat may read them: sim/rng.seed_seat alone reads the seed, to seed a seat's own
+        # stream); each seat's own stream is its strategy's, to read and advance
         self._add("rng", 4, "the game's chance stream: xoshiro256** (sim/rng.py)", "rng")
-        self._add("seat_rng", SEED_AT - SEAT_RNG, "each seat's own stream for its strategy's random "
-                  "choices, 4 words per seat (hidden from the other seats)", "rng")
+        self._add("seat_rng", 4, "each seat's own stream for its strategy's random choices "
+                  "(hidden from the other seats)", "rng", owner=True, visible=OWNER, seats=MAX_SEATS)
         self._add("seed", 2, "the root seed and the game index (a seat stream is seeded from them)", "rng")
 
     # ------------------------------------------------------------ declaring
     def _add(self, name: str, size: int, help: str, section: str, *, owner=False,
-             visible=PUBLIC, encoding=VALUES, count=None) -> int:
+             visible=NOBODY, encoding=VALUES, count=None, derived=False, seats=None) -> int:
         if self.sealed:
             raise SchemaError(f"{self.game}: part '{name}' declared after seal()")
         if name in self.parts:
             raise SchemaError(f"{self.game}: part '{name}' declared twice")
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 1:
             raise SchemaError(f"{self.game}: part '{name}' has size {size!r}: a positive integer is needed")
-        if visible not in (PUBLIC, OWNER, NOBODY):
-            raise SchemaError(f"{self.game}: part '{name}' has visibility {visible!r}")
+        if visible not in VISIBILITIES:
+            raise SchemaError(f"{self.game}: part '{name}' has visibility {visible!r}: one of "
+                              + ", ".join(VISIBILITIES))
         if visible == OWNER and not owner:
             raise SchemaError(f"{self.game}: part '{name}' is visible to its owner only but has no owner")
+        if visible == WORKING and (section != "scratch" or owner):
+            raise SchemaError(f"{self.game}: part '{name}' is working memory: only a scratch part "
+                              "shared by the seats may be (per-seat memory is visible=OWNER)")
+        if section == "scratch" and visible not in (WORKING, OWNER):
+            raise SchemaError(f"{self.game}: scratch part '{name}' is {visible!r}: scratch is working "
+                              "memory (WORKING) or a seat's own memory (owner=True, visible=OWNER)")
+        if derived and visible == PUBLIC:
+            raise SchemaError(f"{self.game}: part '{name}' is public: only a hidden part is re-made by a re-deal")
         if encoding == PILE and count is None:
             raise SchemaError(f"{self.game}: pile '{name}' needs the counter that holds its length")
         if count is not None and count not in self.parts:
             raise SchemaError(f"{self.game}: pile '{name}' counts with '{count}', which is not declared before it")
-        p = Part(name, self.size, int(size), help, section, owner, visible, encoding, count, self.maxp)
+        p = Part(name, self.size, int(size), help, section, owner, visible, encoding, count, derived,
+                 seats or self.maxp)
         self.parts[name] = p
         self.size += p.words
         return p.offset
@@ -165,21 +185,24 @@ class Schema:
         if len(set(names)) != len(names):
             raise SchemaError(f"{self.game}: a rule slot is named twice")
         self.rule_names = tuple(names)
-        first = self._add("rules", len(names), "the rule vector (one slot per knob)", "rules")
+        first = self._add("rules", len(names), "the rule vector (one slot per knob)", "rules", visible=PUBLIC)
         return namedtuple("Rules", names)(*range(first, first + len(names)))
 
     def counter(self, name: str, help: str, *, visible=PUBLIC) -> int:
-        """One number of the table (a pile size, the turn, whose turn it is)."""
+        """One number of the table (a pile size, the turn, whose turn it is): public, as
+        the table's numbers are, unless ``visible`` says otherwise."""
         return self._add(name, 1, help, self._section(), visible=visible)
 
     def seats(self, name: str, help: str, *, visible=PUBLIC) -> int:
-        """One number per seat (a hand size, turns to skip); seat s's at offset + s."""
+        """One number per seat (a hand size, turns to skip); seat s's at offset + s.  Public
+        unless ``visible`` says otherwise."""
         return self._add(name, 1, help, self._section(), owner=True, visible=visible)
 
-    def zone(self, name: str, size: int, help: str, *, owner=False, visible=PUBLIC,
+    def zone(self, name: str, size: int, help: str, *, owner=False, visible=NOBODY,
              encoding=PILE, count=None) -> int:
         """Cards (or blocks): ``size`` words, per seat when ``owner`` (seat s's block at
-        offset + s * size)."""
+        offset + s * size).  Hidden from every seat unless ``visible`` is PUBLIC (every
+        seat) or OWNER (the seat whose block it is)."""
         if self.zones_end is not None:
             raise SchemaError(f"{self.game}: zone '{name}' declared after end_zones()")
         return self._add(name, size, help, "zones", owner=owner, visible=visible,
@@ -192,6 +215,8 @@ class Schema:
         self.counter("actor", "the seat whose decision is pending")
         self.zones_end = self.size
         T = self.n_types
+        # the engine's books: what the tally and the analysis read, never a strategy (hidden:
+        # card-power bits follow hidden cards, the standing follows hidden progress)
         self._add("held", T, "card-power bits: the seat held a card of the type", "book", owner=True)
         self._add("played", T, "card-power bits: the seat played a card of the type", "book", owner=True)
         self._add("score", 1, "the game's score per seat at the end", "book", owner=True)
@@ -215,14 +240,21 @@ class Schema:
             raise SchemaError(f"{self.game}: progress close margin {close!r}: a whole number >= 0 is needed")
         self.progress_what, self.close_margin = what, close
 
-    def scratch(self, name: str, size: int, help: str) -> int:
-        """Working memory of the rules or of strategies (never a zone: a strategy's
-        memory is not part of the table)."""
-        return self._add(name, size, help, "scratch")
+    def scratch(self, name: str, size: int, help: str, *, owner=False) -> int:
+        """Memory that is not part of the table (never a zone).  Shared scratch is working
+        memory (``WORKING``: the legal-action buffer, a search's table): a strategy may
+        read back only what it wrote during the same decision.  With ``owner`` it is each
+        seat's own memory (``size`` words per seat, visible to its seat only): the one
+        place a strategy may keep what it remembers from one decision to the next."""
+        return self._add(name, size, help, "scratch", owner=owner, visible=OWNER if owner else WORKING)
 
-    def book(self, name: str, size: int, help: str, *, owner=False) -> int:
-        """Per-game bookkeeping of the game's own (cleared with the game)."""
-        return self._add(name, size, help, "book", owner=owner)
+    def book(self, name: str, size: int, help: str, *, owner=False, visible=NOBODY,
+             derived=False) -> int:
+        """Per-game bookkeeping of the game's own (cleared with the game).  Hidden from
+        every seat unless ``visible`` is PUBLIC (or OWNER: its seat's block).  A re-deal of
+        what a seat cannot see clears the hidden books, or, with ``derived``, leaves them to
+        the game's re-deal hook to re-make from the re-dealt cards (``sim/redeal.py``)."""
+        return self._add(name, size, help, "book", owner=owner, visible=visible, derived=derived)
 
     def give(self, start: tuple[str, ...], pool: tuple[str, ...], note: str = "") -> None:
         """Where causal card power (``sim/give.py``) gives a seat a card: the seat's
@@ -310,6 +342,7 @@ class Schema:
         c["ENGINE"] = self.engine_tuple()
         c["REDEAL"] = self.redeal_table()
         c["GIVE"] = self.give_table()
+        c["CLEAR"] = self.clear_table()
         return c
 
     def redeal_table(self) -> np.ndarray:
@@ -325,6 +358,61 @@ class Schema:
             rows.append([p.offset, p.size, enc[p.encoding], cp.offset if cp else -1,
                          int(bool(cp and cp.owner)), int(p.owner), 1 if p.visible == OWNER else 2])
         return np.array(rows, dtype=np.int64).reshape(len(rows), 7)
+
+    def clear_table(self) -> np.ndarray:
+        """What a re-deal of what one seat cannot see clears besides re-dealing the cards
+        (``sim/redeal.py``, ``sim/observe.py``: nothing hidden is left behind), one row each:
+
+            offset, size (words per owner), blocks (1, or one per seat the schema has
+            room for), visibility (1 owner, 2 nobody), counter offset, counter per seat (0/1)
+
+        - every hidden part outside the zones (books, a seat's memory) that the game does
+          not re-make itself (``derived``): a row with counter offset -1, the whole block
+          cleared to 0 (working memory is not: nothing reads it before writing it, as the
+          audit proves; a hidden zone of numbers belongs to its zones' cards, re-dealt with
+          them by the game's hooks);
+        - the unused tail of every pile, public or not (the words past its counter hold the
+          cards that left it: where they went may be hidden): a row with the counter, the
+          words from the count on cleared to 0.
+        The generators are not in it: a re-deal reseeds them."""
+        vis = {PUBLIC: 0, OWNER: 1, NOBODY: 2}
+        rows = []
+        for p in self.parts.values():
+            blocks = p._maxp if p.owner else 1
+            if p.encoding == PILE:
+                cp = self.parts[p.count]
+                rows.append([p.offset, p.size, blocks, vis[p.visible], cp.offset, int(cp.owner)])
+            elif p.section in ("book", "scratch") and p.visible in (OWNER, NOBODY) and not p.derived:
+                rows.append([p.offset, p.size, blocks, vis[p.visible], -1, 0])
+        return np.array(rows, dtype=np.int64).reshape(len(rows), 6)
+
+    def word_access(self, st: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per word of ``st[:size]``, what seat ``seat``'s strategy may do at this moment
+        (the honesty audit's rules, ``sim/audit.py``): (readable, writable, working).
+
+        - readable: the rules, every public part and the seat's own blocks (its hand, its
+          memory, its stream), a pile only up to its count (the words past it are residue);
+        - writable: working memory, the seat's own memory and its own stream;
+        - working: the working memory, readable once written during the decision."""
+        readable = np.zeros(self.size, dtype=bool)
+        writable = np.zeros(self.size, dtype=bool)
+        working = np.zeros(self.size, dtype=bool)
+        for p in self.parts.values():
+            blocks = range(p._maxp) if p.owner else (None,)
+            for owner in blocks:
+                blk = p.block(owner)
+                mine = p.visible == PUBLIC or (p.visible == OWNER and owner == seat)
+                if p.visible == WORKING:
+                    working[blk] = writable[blk] = True
+                elif mine:
+                    n = p.size
+                    if p.encoding == PILE:
+                        cp = self.parts[p.count]
+                        n = max(0, min(p.size, int(st[cp.offset + (owner if cp.owner else 0)])))
+                    readable[blk.start:blk.start + n] = True
+                    if p.visible == OWNER and (p.section == "scratch" or p.name == "seat_rng"):
+                        writable[blk] = True
+        return readable, writable, working
 
     def engine_tuple(self) -> tuple:
         """The offsets the shared engine reads, as one tuple argument (see sim/engine.py)."""
@@ -398,6 +486,10 @@ class Schema:
                     if (int(word) >> (c - 63 * w)) & 1]
         raise ValueError(f"{self.game}: zone '{name}' is a {p.encoding} zone: the game decodes it")
 
+    def parts_at(self, offset: int) -> str:
+        """The name of the part that starts at ``offset``."""
+        return next(p.name for p in self.parts.values() if p.offset == offset)
+
     def zone_parts(self) -> list[Part]:
         return [p for p in self.parts.values() if p.section == "zones" and p.encoding != VALUES]
 
@@ -424,7 +516,7 @@ class Schema:
         """The layout as a table (for docs and debugging)."""
         rows = [f"{'offset':>6}  {'words':>5}  {'part':<14} {'visible':<7} {'holds':<7} help"]
         for p in self.parts.values():
-            per = f"{p.size}x{self.maxp}" if p.owner else str(p.size)
+            per = f"{p.size}x{p._maxp}" if p.owner else str(p.size)
             rows.append(f"{p.offset:>6}  {per:>5}  {p.name:<14} {p.visible:<7} {p.encoding:<7} {p.help}")
         return "\n".join(rows)
 

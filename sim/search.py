@@ -179,7 +179,7 @@ def widen_pick(st, me, world, n, node, who, rollout, rpar, never, saved, keys, a
 
 
 @njit(cache=True, nogil=True, inline="always")
-def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put, restrict_bits,
+def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, table_put, restrict_bits,
            legal_key, legal_count, quick_count):
     """Seat ``me``'s action in ``st`` by ISMCTS with the parameters ``p`` (iterations, c,
     rollout, never, widen, trust); ``rpar`` holds every strategy's default parameters (a heuristic
@@ -236,7 +236,7 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, table_cards, table_put,
     n_nodes = 1
     for _ in range(iterations):
         copy_position(st, world, E, 0)
-        determinize(st, world, me, P, tab, pool, counts, table_cards, table_put)
+        determinize(st, world, me, P, tab, clear, pool, counts, table_cards, table_put)
         node = 0
         depth = 0
         # select down the tree while every legal action has been tried; expand one

@@ -12,6 +12,7 @@ re-exports them next to the registration helpers every game's strategy module us
 """
 from __future__ import annotations
 
+import re
 from collections import namedtuple
 from dataclasses import dataclass, field
 
@@ -20,6 +21,20 @@ import numpy as np
 from cardlab.sim.errors import InputError
 from cardlab.sim.jit import MAX_PARAMS
 from cardlab.sim.knobs import fmt_number
+
+WITH_RULE = re.compile(r"with (\w+)=([^\s,;)]+)")  # a parameter's help naming the rule it needs
+
+
+def needed_rules(help_text: str) -> tuple[list[str], int | None]:
+    """The ``with KNOB=VALUE`` rules a parameter's help names (``players=N`` sets the
+    player count): where the parameter matters (the kit plays it there)."""
+    sets, players = [], None
+    for knob, value in WITH_RULE.findall(help_text):
+        if knob == "players":
+            players = int(value)
+        else:
+            sets.append(f"{knob}={value}")
+    return sets, players
 
 
 @dataclass(frozen=True)

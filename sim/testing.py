@@ -20,7 +20,14 @@ The checks (``CHECKS``, in the order they run):
   print the same JSON (timings aside), in the reference's self-play and in a pool of every
   strategy;
 - ``jobs_identical``: 1 thread and 2 threads with small chunks give the same tally;
-- ``honesty``: every heuristic at 2,000 decisions, and the search player ``mcts``
+- ``audit``: the honesty audit (``sim/audit.py``): every strategy's decisions run as plain
+  Python over a state that checks every word read and written against what the deciding
+  seat may see (its declared visibility), in every setting of the game's audit plan (every
+  strategy at the fewest, default and most players, each parameter at its bounds, the
+  search player with every rollout heuristic, rule variants, a mixed pool): a violation
+  names the strategy, the part, the seat, the decision, the game and seed and the line of
+  code; and both re-deals (the search's, the kit's) leave nothing hidden behind;
+- ``honesty`` (the second line): every heuristic at 2,000 decisions, and the search player ``mcts``
   (16 iterations) at 80, of seeded games, answers the same in
   re-dealt positions (``sim/observe.determinize``: what its seat cannot see drawn afresh,
   the generators reseeded) as in the real one;
@@ -40,7 +47,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -58,13 +64,13 @@ from cardlab.sim.positions import (  # noqa: F401 - the kit's helpers, re-export
     card_census, chooser, legal_actions, new_game, random_legal, random_play_positions, zone_census,
 )
 from cardlab.sim.registry import get_game
+from cardlab.sim.strategy_spec import needed_rules  # noqa: F401 - the kit's, re-exported
 from cardlab.sim.schema import DONE
 from cardlab.sim.trace import GOLDEN_TRACES, golden_trace_lines, write_golden_trace  # noqa: F401 - re-exported
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMING_KEYS = ("elapsed_s", "games_per_second")
 HISTORY_ENV = "CARDLAB_HISTORY"  # "off": no run is recorded in the run history (analysis/history.py)
-WITH_RULE = re.compile(r"with (\w+)=([^\s,;)]+)")
 
 
 SEARCH_SPEC = "mcts:iterations=16"  # the search player in the honesty check: a small budget
@@ -235,6 +241,33 @@ def check_honesty(game_id: str, decisions: int = 2000, redeals: int = 3, seed: i
     return checked
 
 
+AUDIT_DECISIONS = 300        # decisions per setting of the audit's plan (sim/audit.audit_plan)
+AUDIT_SEARCH_DECISIONS = 8   # ... of the search player (4 worlds each), per rollout heuristic
+
+
+def check_audit(game_id: str, decisions: int = AUDIT_DECISIONS,
+                search_decisions: int = AUDIT_SEARCH_DECISIONS) -> dict:
+    """The honesty audit (``sim/audit.py``, in a process of its own: the strategies run as
+    plain Python): no strategy of the game reads or writes a word its seat may not, in
+    any setting of the game's audit plan, and both re-deals leave nothing hidden behind.
+    Returns the audit's result (its summary: ``sim.audit.summary``)."""
+    from cardlab.sim import audit
+
+    r = audit.run_audit(game_id, decisions, search_decisions)
+    msgs = audit.violations(r)
+    assert not r["violations"], (f"{game_id}: {r['violations']} honesty violation(s) in the audit; the first: "
+                                 f"{msgs[0] if msgs else '?'}")
+    differ = r["redeal"]["differ"]
+    assert not differ, (f"{game_id}: a re-deal leaves hidden words behind (a world differs when only what "
+                        f"the seat cannot see differs): {', '.join(f'{k} ({n} words)' for k, n in differ.items())}; "
+                        "declare the part hidden (it is cleared) or derived (re-make it in the game's re-deal hooks)")
+    assert r["redeal"]["positions"] > 0, f"{game_id}: the re-deal check found no position to check"
+    parted = r["redeal"]["unsafe"]["parted"]
+    assert not parted, (f"{game_id}: what a re-deal clears still matters to the rules ({parted[0]}): declare "
+                        "the book public if every seat knows it, else derived, re-made by the re-deal hooks")
+    return r
+
+
 def _spec(name: str, p, value: float) -> str:
     return f"{name}:{p.name}={fmt_number(value)}"  # exact: a bound as the command line reads it
 
@@ -243,18 +276,6 @@ def _mixed(game, spec: str, name: str, players: int) -> str:
     """``spec`` in seat 0, the game's other strategies in the other seats."""
     others = [n for n in game.strategies if n != name] or [name]
     return ",".join([spec] + [others[i % len(others)] for i in range(players - 1)])
-
-
-def needed_rules(help_text: str) -> tuple[list[str], int | None]:
-    """The ``with KNOB=VALUE`` rules a parameter's help names (``players=N`` sets the
-    player count)."""
-    sets, players = [], None
-    for knob, value in WITH_RULE.findall(help_text):
-        if knob == "players":
-            players = int(value)
-        else:
-            sets.append(f"{knob}={value}")
-    return sets, players
 
 
 def _params(game):
@@ -354,6 +375,7 @@ CHECKS: dict[str, Callable[[str], object]] = {
     "trace_equals_fast": check_trace_equals_fast,
     "compiled_equals_python": check_compiled_equals_python,
     "jobs_identical": check_jobs_identical,
+    "audit": check_audit,
     "honesty": check_honesty,
     "parameter_bounds": check_parameter_bounds,
     "no_dead_parameter": check_no_dead_parameter,

@@ -14,7 +14,7 @@ a decision exactly like the reference registers the reference's function for it)
   ``(REMOVE, 0, 0, 0)`` or ``(SWAP, target, card to give, second card or -1)``, giving
   exactly ``swap_size(st, me, target)`` cards (1 or 2; 0 means no SWAP on that target);
 - ``second``    -> the same, for a second action card after a SWAP: only a card just
-  received in that SWAP (``st[S_RECV]``);
+  received in that SWAP (``st[S_RECV + me]``, the seat's own);
 - ``block``     -> ``(card, style)``: the block card to play and the placement style in
   thousandths (0 careful .. 1000 sabotage).
 
@@ -22,8 +22,10 @@ a decision exactly like the reference registers the reference's function for it)
 ``ask_*`` function per decision, which calls the seat's strategy's function by its id.
 The kernel checks every answer for legality, so a bug here is an error, never a silent
 cheat.  Strategies see only what a player sees: their own hand, the table (tower,
-point pile, used action cards, scores), hand sizes; never another hand's cards or the
-draw pile's order.  To add one: declare its ``Strategy`` entry next to its functions
+point pile, used action cards, scores), hand sizes (``S_HAND_N``); never another hand's
+cards or the draw pile's order; and they write only their seat's own memory (the hazard
+memo of ``my_hazard``), never the table (the honesty audit, ``sim/audit.py``, proves
+both).  To add one: declare its ``Strategy`` entry next to its functions
 (parameters read by name through ``P_<NAME>``), register it at the bottom with a
 function for each decision and add its branch to each ``ask_*`` (an import error names
 a missing one).
@@ -37,6 +39,7 @@ from cardlab.sim.block_tower.layout import (
     ANYWHERE,
     NO_ACTION,
     R_ADJ_RISK,
+    R_BASE,
     R_BLOCKMASK,
     R_MIN_TOWER,
     R_N1,
@@ -46,13 +49,17 @@ from cardlab.sim.block_tower.layout import (
     D_ACTION,
     D_BLOCK,
     D_SECOND,
+    HZW,
     S_DIR,
+    S_HAND_N,
     S_HANDS,
+    S_HZ,
     S_PILE,
     S_PHASE,
     S_PILE_N,
     S_RECV,
     S_SCORES,
+    S_U,
     SHARE_ONE,
     STYLE_ONE,
     SWAP,
@@ -61,8 +68,9 @@ from cardlab.sim.block_tower.moves import (
     base_share,
     difficulty,
     fall_probability,
-    hazard,
+    hazard_exp,
     pile_points,
+    points,
     share_at,
     swap_gives,
     swap_keeps_block,
@@ -91,6 +99,28 @@ def next_seat(st, me):
     if s < 0:
         return s + P
     return s
+
+
+@helper("float64(ST, int64, int64, int64, float64)")
+def my_hazard(st, me, c, h, m):
+    """``moves.hazard`` (the careful hazard H0 of my placing block c as the (h+1)-th block
+    now, with factor m), its exponential kept in my seat's own memo (``S_HZ``: the key
+    h | points << 8, the bits of u, the value) for its exact inputs: a strategy that
+    weighs the same placement at its action and its block decision computes it once.
+    The same number as ``hazard`` (the memo keeps the exact float64)."""
+    if h <= 0:
+        return 0.0
+    f = st.view(np.float64)
+    o = S_HZ + HZW * me
+    t = points(st, c)
+    key = h | (t << 8)
+    if st[o] == key and st[o + 1] == st[S_U]:
+        return f[R_BASE] * f[o + 2] * m
+    e = hazard_exp(st, me, t, h)
+    st[o] = key
+    st[o + 1] = st[S_U]
+    f[o + 2] = e
+    return f[R_BASE] * e * m
 
 
 @helper("boolean(ST, int64, int64)")
@@ -218,7 +248,7 @@ def reference_action(st, me, p):
     if (hand >> SWAP) & 1 and st[S_PILE_N] >= 4:
         one_pt = hand & st[R_BLOCKMASK] & ((np.int64(1) << st[R_N1]) - 1)
         nxt = next_seat(st, me)
-        if one_pt == 0 and popcount(hand) >= 2 and st[S_HANDS + nxt] != 0:
+        if one_pt == 0 and popcount(hand) >= 2 and st[S_HAND_N + nxt] != 0:
             g1, g2 = give_hard_first(st, me, 1, swap_size(st, me, nxt))
             if g1 >= 0:  # (-1: swap_last_block=keep and only the last block card to give)
                 return (SWAP, nxt, g1, g2)
@@ -228,7 +258,7 @@ def reference_action(st, me, p):
 @helper("ACT(ST, int64, PAR)")
 def reference_second(st, me, p):
     """Among the action cards just received, the first of 1.1-1.3 that applies."""
-    return reference_pick(st, me, st[S_RECV] & st[S_HANDS + me] & ACT_MASK)
+    return reference_pick(st, me, st[S_RECV + me] & st[S_HANDS + me] & ACT_MASK)
 
 
 @helper("UniTuple(int64, 2)(ST, int64, PAR)")
@@ -239,7 +269,7 @@ def reference_block(st, me, p):
     h = st[S_PILE_N]
     c = highest(blocks) if h < 3 else lowest(blocks)
     x = 0
-    if h >= 3 and hazard(st, me, c, h, turn_hazard(st, me)) <= 0.03:
+    if h >= 3 and my_hazard(st, me, c, h, turn_hazard(st, me)) <= 0.03:
         x = STYLE_ONE
     return c, x
 
@@ -321,7 +351,7 @@ def random_action(st, me, p):
 
 @helper("ACT(ST, int64, PAR)")
 def random_second(st, me, p):
-    return random_pick(st, me, st[S_RECV] & st[S_HANDS + me] & ACT_MASK)
+    return random_pick(st, me, st[S_RECV + me] & st[S_HANDS + me] & ACT_MASK)
 
 
 @helper("UniTuple(int64, 2)(ST, int64, PAR)")
@@ -389,7 +419,7 @@ def saboteur_block(st, me, p):
     c = block_by_difficulty(st, me, 1 if h >= p[P_SABOTEUR.late_height] else 0)
     x = 0
     if h >= st[R_MIN_TOWER] - 1 and pile_points(st) >= p[P_SABOTEUR.rich_pile] and \
-            hazard(st, me, c, h, turn_hazard(st, me)) <= p[P_SABOTEUR.max_hazard]:
+            my_hazard(st, me, c, h, turn_hazard(st, me)) <= p[P_SABOTEUR.max_hazard]:
         x = STYLE_ONE
     return c, x
 
@@ -416,7 +446,7 @@ def my_risk(st, me):
     c = block_by_difficulty(st, me, 0)
     if c < 0:
         return 0.0
-    return fall_probability(hazard(st, me, c, st[S_PILE_N], turn_hazard(st, me)))
+    return fall_probability(my_hazard(st, me, c, st[S_PILE_N], turn_hazard(st, me)))
 
 
 @helper("ACT(ST, int64, PAR, int64)")
@@ -477,7 +507,7 @@ def tactician_action(st, me, p):
 
 @helper("ACT(ST, int64, PAR)")
 def tactician_second(st, me, p):
-    return tactician_pick(st, me, p, st[S_RECV] & st[S_HANDS + me] & ACT_MASK)
+    return tactician_pick(st, me, p, st[S_RECV + me] & st[S_HANDS + me] & ACT_MASK)
 
 
 @helper("UniTuple(int64, 2)(ST, int64, PAR)")
@@ -488,7 +518,7 @@ def tactician_block(st, me, p):
     c = block_by_difficulty(st, me, 0)
     x = 0
     if h >= st[R_MIN_TOWER] - 1 and \
-            hazard(st, me, c, h, turn_hazard(st, me)) <= p[P_TACTICIAN.sabotage_hazard]:
+            my_hazard(st, me, c, h, turn_hazard(st, me)) <= p[P_TACTICIAN.sabotage_hazard]:
         x = STYLE_ONE
     return c, x
 

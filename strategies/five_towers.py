@@ -8,10 +8,16 @@ names in its ``Strategy`` entry below), dispatched by ``choose`` at the bottom:
   seat once a round, from the start player st[S_START]);
 - ``tear`` and ``place`` -> the high bidder's build, one step at a time: the kind to tear
   down or -1, then one offer slot per card bid.  At the build's first step the strategy
-  writes its whole plan into its scratch space: the kind to tear down or -1
-  (st[S_PLAN_TEAR]), then b offer slots in placement order (st[S_PLAN_N], st[S_PLAN:]);
-  every later step is answered from that plan (``planned``).  One function per strategy
-  (``<name>_building``) answers both.
+  writes its whole plan into its seat's own memory (``S.scratch(..., owner=True)``: the
+  one place a strategy keeps anything from one decision to the next): the kind to tear
+  down or -1 (st[S_PLAN_TEAR + me]), then b offer slots in placement order
+  (st[S_PLAN_N + me], st[S_PLAN + me * MAXOFF:]); every later step is answered from that
+  plan (``planned``).  One function per strategy (``<name>_building``) answers both.
+
+A strategy reads only what its seat may see (here: everything but the draw pile's order)
+and writes only its own memory and the working memory (``tmp``, the search's ``dp`` and
+``seq``, the action buffer): never the table, nor the rules' memo (``max_buildable_fresh``
+and ``legal`` count without it; the audit, ``sim/audit.py``, proves it).
 
 Placements are searched, never guessed: the reference follows its page's "good chain";
 the others ask ``search`` (sim/five_towers/moves.py), an exhaustive search over the
@@ -26,11 +32,12 @@ from cardlab.sim.jit import helper, inline
 from cardlab.sim.rng import seat_below, seat_uniform
 from cardlab.sim.five_towers import layout as L
 from cardlab.sim.five_towers.layout import (
-    D_BID, D_PLACE, D_TEAR, NK, R_TEAR_AFTER, S_HIGH, S_OFFER, S_OFFER_N, S_PC, S_PHASE,
-    S_ACTS, S_PLACED, S_PLAN, S_PLAN_DONE, S_PLAN_FOR, S_PLAN_N, S_PLAN_TEAR, S_ROUND, S_RUB_N, S_SEQ, S_START, S_TH, S_TMP, S_VER,
+    D_BID, D_PLACE, D_TEAR, MAXOFF, NK, R_TEAR_AFTER, S_HIGH, S_OFFER, S_OFFER_N, S_PC, S_PHASE,
+    S_ACTS, S_PLACED, S_PLAN, S_PLAN_DONE, S_PLAN_FOR, S_PLAN_N, S_PLAN_TEAR, S_ROUND, S_RUB_N, S_SEQ,
+    S_START, S_TH, S_TMP, S_VER,
 )
 from cardlab.sim.five_towers.moves import (
-    below_top, fits, goes_on, kind_slots, legal, max_buildable, search, tearable, top,
+    below_top, fits, goes_on, kind_slots, legal, max_buildable_fresh, search, tearable, top,
 )
 from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
 
@@ -44,7 +51,7 @@ def opening(st, me, wanted):
     h = st[S_HIGH]
     if wanted > h:
         return wanted
-    if me == st[S_START] and h == 0 and max_buildable(st, me) >= 1:
+    if me == st[S_START] and h == 0 and max_buildable_fresh(st, me) >= 1:
         return 1
     return 0
 
@@ -63,7 +70,7 @@ def single_card(st, me):
             if c >= 0 and ((c >> 4) & 7) == k and (c & 15) > bv and goes_on(c & 15, t):
                 bv = c & 15
                 bj = j
-    st[S_PLAN_TEAR] = -1
+    st[S_PLAN_TEAR + me] = -1
     if bj < 0 and st[R_TEAR_AFTER] == 0:
         for k in range(NK):
             if not tearable(st, me, k):
@@ -75,10 +82,10 @@ def single_card(st, me):
                     bv = c & 15
                     bj = j
             if bj >= 0:
-                st[S_PLAN_TEAR] = k
+                st[S_PLAN_TEAR + me] = k
                 break
-    st[S_PLAN] = bj
-    st[S_PLAN_N] = 1
+    st[S_PLAN + me * MAXOFF] = bj
+    st[S_PLAN_N + me] = 1
 
 
 @helper("boolean(ST)", paste=True)
@@ -90,29 +97,31 @@ def build_starts(st):
     return st[S_PHASE] == D_PLACE and st[S_PLACED] == 0
 
 
-@helper("void(ST)", paste=True)
-def start_plan(st):
+@helper("void(ST, int64)", paste=True)
+def start_plan(st, me):
     """The plan just written belongs to this round's build, and no step of it is played yet."""
-    st[S_PLAN_FOR] = st[S_ROUND] + 1
-    st[S_PLAN_DONE] = 0
+    st[S_PLAN_FOR + me] = st[S_ROUND] + 1
+    st[S_PLAN_DONE + me] = 0
 
 
-@helper("ACT(ST)", paste=True)
-def planned(st):
+@helper("ACT(ST, int64)", paste=True)
+def planned(st, me):
     """The plan's answer to the pending build step: its tear-down, or its next offer slot.
     A build it has no plan of its own for — one it did not begin, whose earlier steps
     someone else chose, or a bid it did not make and cannot plan (the search player's
     worlds, sim/search.py) — it plays on by taking the first legal step.  (In its own
-    games it bids only what it can plan, so it never gets there.)"""
+    games it bids only what it can plan, so it never gets there.)  The plan is the seat's
+    own memory: a world of the search re-deals the others' away, never its own."""
     steps = st[S_PLACED] + (1 if st[R_TEAR_AFTER] == 0 and st[S_PHASE] == D_PLACE else 0)
-    if st[S_PLAN_FOR] != st[S_ROUND] + 1 or st[S_PLAN_DONE] != steps or st[S_PLAN_N] != st[S_HIGH]:
-        legal(st)
+    if (st[S_PLAN_FOR + me] != st[S_ROUND] + 1 or st[S_PLAN_DONE + me] != steps
+            or st[S_PLAN_N + me] != st[S_HIGH]):
+        legal(st)  # (counted afresh: it writes only the action buffer, working memory)
         o = S_ACTS
         return (st[o], st[o + 1], st[o + 2], st[o + 3])
-    st[S_PLAN_DONE] += 1
+    st[S_PLAN_DONE + me] += 1
     if st[S_PHASE] == D_TEAR:
-        return (st[S_PLAN_TEAR], 0, 0, 0)
-    return (st[S_PLAN + st[S_PLACED]], 0, 0, 0)
+        return (st[S_PLAN_TEAR + me], 0, 0, 0)
+    return (st[S_PLAN + me * MAXOFF + st[S_PLACED]], 0, 0, 0)
 
 
 # ---------------------------------------------------------------- reference
@@ -155,8 +164,8 @@ def chain(st, k, t, out):
 def reference_plan(st, me):
     """(wanted, kind to tear down or -1): no tear-down is worth n0 = the sum of the good
     chains; tearing kind k down is worth its n_k minus (rubble + 2); the best value wins,
-    ties to no tear-down, then kind order.  Cached per seat until the offer or a tower
-    changes (the builder reuses the plan it bid with)."""
+    ties to no tear-down, then kind order.  Cached in the seat's own memory (st[S_PC +
+    3 * me:]) until the offer or a tower changes (the builder reuses the plan it bid with)."""
     o = S_PC + 3 * me
     if st[o] == st[S_VER]:
         return st[o + 1], st[o + 2]
@@ -200,12 +209,12 @@ def reference_build(st, me, p, b):
     if b != wanted:
         single_card(st, me)
         return
-    st[S_PLAN_TEAR] = tear
+    st[S_PLAN_TEAR + me] = tear
     n = 0
     for k in range(NK):
         t = below_top(st, me, k) if k == tear else top(st, me, k)
-        n += chain(st, k, t, S_PLAN + n)
-    st[S_PLAN_N] = n
+        n += chain(st, k, t, S_PLAN + me * MAXOFF + n)
+    st[S_PLAN_N + me] = n
 
 
 @helper("ACT(ST, int64, PAR)")
@@ -213,8 +222,8 @@ def reference_building(st, me, p):
     """The build's steps: reference_build's plan, written at the first."""
     if build_starts(st):
         reference_build(st, me, p, st[S_HIGH])
-        start_plan(st)
-    return planned(st)
+        start_plan(st, me)
+    return planned(st, me)
 
 
 # ---------------------------------------------------------------- searched plans
@@ -226,9 +235,10 @@ def searched_plan(st, me, drop, zh, tear_gain, limit, write):
     that ``fit`` (drop, zh) in some order, at most ``limit`` cards in all.  The tear-down
     is chosen for that cut plan, the one actually bid: it must add at least tear_gain
     cards to it (the largest addition, ties kind order), so a tear-down whose cards the
-    cut would drop never happens.  With write, the plan goes into st[S_PLAN...] (kind
-    order, each kind's searched order): every card of the other kinds, and of the torn
-    kind as many as the plan has room for (at least the cards the tear-down added)."""
+    cut would drop never happens.  With write, the plan goes into the seat's own
+    st[S_PLAN...] (kind order, each kind's searched order): every card of the other kinds,
+    and of the torn kind as many as the plan has room for (at least the cards the
+    tear-down added)."""
     n0 = 0
     for k in range(NK):
         s = kind_slots(st, k)
@@ -251,7 +261,7 @@ def searched_plan(st, me, drop, zh, tear_gain, limit, write):
                 tear = k
     n = base + gain
     if write:
-        st[S_PLAN_TEAR] = tear
+        st[S_PLAN_TEAR + me] = tear
         # with a tear-down every card of the other kinds fits in the plan (n > n0); the
         # torn kind fills the rest, so it always places the cards the tear-down was for
         torn_room = n - (n0 - st[S_TMP + tear]) if tear >= 0 else 0
@@ -268,9 +278,9 @@ def searched_plan(st, me, drop, zh, tear_gain, limit, write):
             else:
                 c = search(st, s, top(st, me, k), h, drop, zh)
             for i in range(min(c, n - cnt)):
-                st[S_PLAN + cnt] = st[S_SEQ + i]
+                st[S_PLAN + me * MAXOFF + cnt] = st[S_SEQ + i]
                 cnt += 1
-        st[S_PLAN_N] = cnt
+        st[S_PLAN_N + me] = cnt
     return n, tear
 
 
@@ -310,8 +320,8 @@ def greedy_building(st, me, p):
     """The build's steps: greedy_build's plan, written at the first."""
     if build_starts(st):
         greedy_build(st, me, p, st[S_HIGH])
-        start_plan(st)
-    return planned(st)
+        start_plan(st, me)
+    return planned(st, me)
 
 
 # cautious: small bids, small drops, a tear-down only when the small bid needs it
@@ -346,8 +356,8 @@ def cautious_building(st, me, p):
     """The build's steps: cautious_build's plan, written at the first."""
     if build_starts(st):
         cautious_build(st, me, p, st[S_HIGH])
-        start_plan(st)
-    return planned(st)
+        start_plan(st, me)
+    return planned(st, me)
 
 
 # capper: a 0 is always welcome on a tower tall enough to be worth doubling
@@ -379,8 +389,8 @@ def capper_building(st, me, p):
     """The build's steps: capper_build's plan, written at the first."""
     if build_starts(st):
         capper_build(st, me, p, st[S_HIGH])
-        start_plan(st)
-    return planned(st)
+        start_plan(st, me)
+    return planned(st, me)
 
 
 # ---------------------------------------------------------------- random
@@ -397,7 +407,7 @@ P_RANDOM = RANDOM.at
 def random_bid(st, me, p):
     """A uniform legal bid: forced when opening, else with probability bid_prob."""
     h = st[S_HIGH]
-    hi = min(max_buildable(st, me), st[S_OFFER_N])
+    hi = min(max_buildable_fresh(st, me), st[S_OFFER_N])
     if hi <= h:
         return 0
     if not (me == st[S_START] and h == 0) and seat_uniform(st, me) >= p[P_RANDOM.bid_prob]:
@@ -453,7 +463,7 @@ def random_build(st, me, p, b):
             k += 1
         st[S_TMP + k] -= 1
         left -= 1
-    st[S_PLAN_TEAR] = tear
+    st[S_PLAN_TEAR + me] = tear
     cnt = 0
     for k in range(NK):
         s = kind_slots(st, k)
@@ -466,9 +476,9 @@ def random_build(st, me, p, b):
         else:
             c = search(st, s, top(st, me, k), h, 16, 99)
         for i in range(c - spare):
-            st[S_PLAN + cnt] = st[S_SEQ + i]
+            st[S_PLAN + me * MAXOFF + cnt] = st[S_SEQ + i]
             cnt += 1
-    st[S_PLAN_N] = cnt
+    st[S_PLAN_N + me] = cnt
 
 
 @helper("ACT(ST, int64, PAR)")
@@ -476,8 +486,8 @@ def random_building(st, me, p):
     """The build's steps: random_build's plan (its random numbers drawn at the first)."""
     if build_starts(st):
         random_build(st, me, p, st[S_HIGH])
-        start_plan(st)
-    return planned(st)
+        start_plan(st, me)
+    return planned(st, me)
 
 
 # ---------------------------------------------------------------- registry and dispatch

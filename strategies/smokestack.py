@@ -23,9 +23,9 @@ from cardlab.sim.jit import helper, inline
 from cardlab.sim.rng import seat_below
 from cardlab.sim.smokestack import layout as L
 from cardlab.sim.smokestack.layout import (
-    A_PASS, A_SWAP, D_DOUBLE, D_SWAP, D_SWEEP, MAXL, R_MAX_LAYOUTS, R_PLAYERS, R_STRAIGHTS,
-    RANKBIT, S_BEST, S_BSTAMP, S_BVER, S_CENTER, S_CUR, S_LAY, S_NLAY, S_PHASE, S_STOCK_N,
-    STRAIGHT,
+    A_PASS, A_SWAP, D_DOUBLE, D_SWAP, D_SWEEP, MAXL, MAXP, R_MAX_LAYOUTS, R_PLAYERS,
+    R_STRAIGHTS, RANKBIT, S_BEST, S_BSTAMP, S_BVER, S_CENTER, S_CUR, S_LAY, S_NLAY, S_PHASE,
+    S_STOCK_N, STRAIGHT,
 )
 from cardlab.sim.smokestack.moves import has_pair
 from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
@@ -64,6 +64,17 @@ def fs4(st, a, b, c, d):
     return f, s
 
 
+@helper("boolean(ST, int64, int64, int64, int64)")
+def pair4(st, a, b, c, d):
+    """Whether the four cards a..d hold two of one rank (``has_pair`` of four cards that
+    need not lie in a layout: a swap is weighed without writing it)."""
+    a >>= 2
+    b >>= 2
+    c >>= 2
+    d >>= 2
+    return a == b or a == c or a == d or b == c or b == d or c == d
+
+
 @helper("int64(ST, int64)")
 def first_pair(st, me):
     """The first layout of mine with a pair, or -1."""
@@ -81,30 +92,35 @@ REFERENCE = Strategy("reference", "The exact reference strategy of shared/refere
                      "swap, removes the least useful center cards on a stall.")
 
 
-@helper("int64(ST, int64)")
-def best_cached(st, seat):
-    """best_progress, computed once per seat in a sweep-question round (the kernel bumps
-    st[S_BVER] at the start of each round and after each sweep)."""
-    if st[S_BSTAMP + seat] != st[S_BVER]:
-        st[S_BEST + seat] = best_progress(st, seat)
-        st[S_BSTAMP + seat] = st[S_BVER]
-    return st[S_BEST + seat]
+@helper("int64(ST, int64, int64)")
+def best_cached(st, me, seat):
+    """best_progress of seat's layouts, computed once per sweep-question round in seat
+    me's own cache (its memory: words me * MAXP + seat of S_BEST and S_BSTAMP); the
+    kernel bumps the public st[S_BVER] at the start of each round and after each sweep."""
+    k = me * MAXP + seat
+    if st[S_BSTAMP + k] != st[S_BVER]:
+        st[S_BEST + k] = best_progress(st, seat)
+        st[S_BSTAMP + k] = st[S_BVER]
+    return st[S_BEST + k]
 
 
 @helper("int64(ST, int64, PAR)")
 def reference_sweep(st, me, p):
-    """best(me + 1) >= best(me) + 1 for the mover, + 2 for anyone else."""
+    """best(me + 1) >= best(me) + 1 for the mover, + 2 for anyone else (best_cached
+    written out: the seat's own cache, this seat's entry and its left neighbour's)."""
     P = st[R_PLAYERS]
     nxt = me + 1 if me + 1 < P else 0
     need = 1 if me == st[S_CUR] else 2
     ver = st[S_BVER]
-    if st[S_BSTAMP + me] != ver:
-        st[S_BEST + me] = best_progress(st, me)
-        st[S_BSTAMP + me] = ver
-    if st[S_BSTAMP + nxt] != ver:
-        st[S_BEST + nxt] = best_progress(st, nxt)
-        st[S_BSTAMP + nxt] = ver
-    return 1 if st[S_BEST + nxt] >= st[S_BEST + me] + need else 0
+    km = me * MAXP + me
+    kn = me * MAXP + nxt
+    if st[S_BSTAMP + km] != ver:
+        st[S_BEST + km] = best_progress(st, me)
+        st[S_BSTAMP + km] = ver
+    if st[S_BSTAMP + kn] != ver:
+        st[S_BEST + kn] = best_progress(st, nxt)
+        st[S_BSTAMP + kn] = ver
+    return 1 if st[S_BEST + kn] >= st[S_BEST + km] + need else 0
 
 
 @helper("int64(ST, int64, PAR)")
@@ -310,48 +326,53 @@ COLLECTOR = Strategy("collector", "Plans for double chimneys and straights: keep
 P_COLLECTOR = COLLECTOR.at
 
 
-@helper("int64(ST, int64, PAR, int64)")
-def collector_eval(st, me, p, o):
+@helper("int64(ST, int64, PAR, int64, int64, int64, int64)")
+def collector_eval(st, me, p, a, b, c, d):
     """6 * flush + round(6 * straight_weight) * straight, + pair_bonus for a pair while
-    another layout may still be opened."""
-    f, s = fs4(st, st[o], st[o + 1], st[o + 2], st[o + 3])
+    another layout may still be opened, of a layout holding the cards a..d."""
+    f, s = fs4(st, a, b, c, d)
     v = 6 * f + int(6.0 * p[P_COLLECTOR.straight_weight] + 0.5) * s
-    if st[S_NLAY + me] < st[R_MAX_LAYOUTS] and has_pair(st, o):
+    if st[S_NLAY + me] < st[R_MAX_LAYOUTS] and pair4(st, a, b, c, d):
         v += int(p[P_COLLECTOR.pair_bonus])
     return v
 
 
-@helper("int64(ST, int64, PAR, int64, int64)")
-def layout_score(st, me, p, o, how):
-    """What a best-gain swap maximises for the layout at offset o: how = 0, its best suit
-    count (greedy); how = 1, collector_eval (collector)."""
+@helper("int64(ST, int64, PAR, int64, int64, int64, int64, int64)")
+def layout_score(st, me, p, a, b, c, d, how):
+    """What a best-gain swap maximises for a layout holding the cards a..d: how = 0, its
+    best suit count (greedy); how = 1, collector_eval (collector)."""
     if how == 0:
-        return fs4(st, st[o], st[o + 1], st[o + 2], st[o + 3])[0]
-    return collector_eval(st, me, p, o)
+        return fs4(st, a, b, c, d)[0]
+    return collector_eval(st, me, p, a, b, c, d)
 
 
 @helper("ACT(ST, int64, PAR, int64)")
 def best_gain_swap(st, me, p, how):
     """The swap with the largest strict gain of layout_score (first in l, i, j order on
-    ties); pass when none gains."""
+    ties); pass when none gains.  Each swap is weighed on the four cards it would leave in
+    the layout (center card j in slot i), never written there: a strategy only reads the
+    table."""
     best = 0
     bl = -1
     bi = -1
     bj = -1
     for l in range(st[S_NLAY + me]):
         o = S_LAY + (me * MAXL + l) * 4
-        cur = layout_score(st, me, p, o, how)
+        x0 = st[o]
+        x1 = st[o + 1]
+        x2 = st[o + 2]
+        x3 = st[o + 3]
+        cur = layout_score(st, me, p, x0, x1, x2, x3, how)
         for i in range(4):
-            x = st[o + i]
             for j in range(4):
-                st[o + i] = st[S_CENTER + j]
-                gain = layout_score(st, me, p, o, how) - cur
+                c = st[S_CENTER + j]
+                gain = layout_score(st, me, p, c if i == 0 else x0, c if i == 1 else x1,
+                                    c if i == 2 else x2, c if i == 3 else x3, how) - cur
                 if gain > best:
                     best = gain
                     bl = l
                     bi = i
                     bj = j
-            st[o + i] = x
     if bl < 0:
         return PASS
     return (A_SWAP, bl, bi, bj)
@@ -420,7 +441,7 @@ def sweeper_sweep(st, me, p):
     """Calls the sweep when the layouts on its left are better than its own by margin."""
     P = st[R_PLAYERS]
     nxt = me + 1 if me + 1 < P else 0
-    return 1 if best_cached(st, nxt) >= best_cached(st, me) + p[P_SWEEPER.margin] else 0
+    return 1 if best_cached(st, me, nxt) >= best_cached(st, me, me) + p[P_SWEEPER.margin] else 0
 
 
 # ---------------------------------------------------------------- registry and dispatch

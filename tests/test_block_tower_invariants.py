@@ -1,7 +1,8 @@
 """Invariants of whole Block Tower games, seeded, across player counts, strategies and knobs.
 
 (a) raw snapshots straight from ``run_games`` in trace mode, checked with numpy over a few
-    thousand games: every card in exactly one zone after every event, rules untouched,
+    thousand games: every card in exactly one zone after every event, the public hand
+    sizes equal to the hands' cards, rules untouched,
     u equal to the sum of the standing blocks' shares, scores only growing, turn order,
     collapse payments and draw counts, and the traced row equal to the fast path's row;
 (b) games through the JSON trace (``sim.trace.trace``): census of the decoded zones and
@@ -88,6 +89,9 @@ def test_raw_snapshots(kernel, players, strategies, sets):
         ev, snaps = ev[:n].copy(), snaps[:n]
         cnt = census(snaps, players)
         assert (cnt == deck[None, :]).all(), f"game {g}: a card missing or doubled"
+        # the public hand sizes (what a strategy reads of another hand) follow the hands
+        bits = (snaps[:, L.S_HANDS:L.S_HANDS + players, None] >> np.arange(L.NCMAX)) & 1
+        assert (snaps[:, L.S_HAND_N:L.S_HAND_N + players] == bits.sum(2)).all(), f"game {g}: hand_n"
         assert (snaps[:, L.S_RULES:L.S_RULES + L.N_RULES] == rv).all()
         f = snaps.view(np.float64)
         hgt = snaps[:, L.S_PILE_N]

@@ -59,6 +59,7 @@ def make_state(players=4, hands=None, draw=(), pile=(), styles=None, rules=None,
     st[L.S_PREV] = prev
     for s, cards in (hands or {}).items():
         st[L.S_HANDS + s] = sum(1 << C(x) for x in cards)
+        st[L.S_HAND_N + s] = len(cards)  # the public hand size the rules keep with the hand
     st[L.S_DRAW_N] = len(draw)
     for k, x in enumerate(reversed(draw)):
         st[L.S_DRAW + k] = C(x)
@@ -253,7 +254,7 @@ def test_reshuffle_is_offered_after_a_swap():
     st = play()
     # gave B20, B19, took ADJUST, REMOVE (none applies at h = 4), no block card: reshuffled
     assert hand(st, 1) == ["B19", "B20"] and st[L.S_EVC + L.EV_RESHUFFLE] == 1
-    assert len(pile(st)) == 5 and st[L.S_RECV] == 0                 # the received cards left
+    assert len(pile(st)) == 5 and st[L.S_RECV + 0] == 0             # the received cards left
     st = play(reshuffle_at="turn_start")
     assert st[L.S_EVC + L.EV_RESHUFFLE] == 0
     assert pile(st)[-1] == "B06" and hand(st, 0) == ["B07", "B08", "ADJUST", "REMOVE"]
@@ -351,6 +352,22 @@ def test_anywhere_halves_the_hazard():
     M.anywhere(st, 0)
     assert M.hazard(st, 0, C("B01"), 5, M.turn_hazard(st, 0)) == pytest.approx(0.5 * h0)
     assert not M.action_legal(st, 0, L.ANYWHERE, 0, 0, 0, 0)  # used, and in force
+
+
+def test_a_strategys_hazard_memo_is_its_own_and_exact():
+    """``my_hazard`` (the strategies') is ``hazard`` (the rules') to the last bit, kept in
+    the seat's own memo only: a hit answers the same, another seat's memo is untouched,
+    and the rules keep no cache a strategy could fill."""
+    st = make_state(hands={0: ["B01"], 1: ["B16"]}, pile=TOWER5, rules={"base": 0.05, "skill": "0,0.3,0,0"})
+    rest = np.concatenate([st[:L.S_HZ], st[L.S_HZ + L.HZW:]])  # everything but seat 0's memo
+    for _ in range(2):  # a miss, then a hit
+        assert S.my_hazard(st, 0, C("B01"), 5, 1.0) == M.hazard(st, 0, C("B01"), 5, 1.0)
+    assert np.array_equal(np.concatenate([st[:L.S_HZ], st[L.S_HZ + L.HZW:]]), rest)
+    assert st[L.S_HZ] == 5 | (1 << 8)
+    f = st.view(np.float64)
+    f[L.S_HZ + 2] = 1e6  # a memo that lies fools only its own seat's strategy, never the rules
+    assert M.hazard(st, 0, C("B01"), 5, 1.0) < 1 and S.my_hazard(st, 0, C("B01"), 5, 1.0) > 1
+    assert S.my_hazard(st, 1, C("B16"), 5, 0.5) == M.hazard(st, 1, C("B16"), 5, 0.5)
 
 
 def test_swap_received_action_and_draw_three():
@@ -700,7 +717,7 @@ def test_the_census_reads_every_card_zone_of_the_schema():
     names = {p.name for p in L.S.zone_parts()}
     assert names == {"used", "hands", "won", "draw", "pile"}
     assert L.S.parts["share"].encoding == "values"
-    assert {p.name for p in L.S.parts.values() if p.visible == "nobody"} == {"draw"}
+    assert {p.name for p in L.S.zone_parts() if p.visible == "nobody"} == {"draw"}
     assert L.S.hidden_from(1, 3) == [("hands", 0), ("hands", 2), ("draw", None)]
     st, rules = model_game(4, {}, 3, 0)
     cards = []
@@ -710,6 +727,21 @@ def test_the_census_reads_every_card_zone_of_the_schema():
     deck, n = deck_of(rules)
     assert sorted(cards) == L.mask_cards(deck) and len(cards) == n
     assert census(st, 4) == (deck, n)
+
+
+def test_what_a_seat_may_read_beyond_the_cards():
+    """Issue 36: the game's own counters, books and memory by visibility.  Public: the hand
+    sizes (a SWAP's size) and the turn's marks (every seat sees ANYWHERE played, the
+    reshuffle, the action cards); the seat's own: the cards its SWAP took and its
+    strategy's hazard memo; hidden: the card-power books.  No book is shared by the rules
+    and the strategies (the old hazard cache) and none is left for a re-deal to re-make."""
+    vis = {p.name: (p.section, p.visible) for p in L.S.parts.values()}
+    assert vis["hand_n"] == ("zones", "public")
+    assert {n: vis[n] for n in ("any", "resh", "acted", "recv", "everh", "everp")} == {
+        "any": ("book", "public"), "resh": ("book", "public"), "acted": ("book", "public"),
+        "recv": ("book", "owner"), "everh": ("book", "nobody"), "everp": ("book", "nobody")}
+    assert vis["hz"] == ("scratch", "owner") and L.S.parts["hz"].offset + L.S.parts["hz"].words <= L.S_ACTS
+    assert not any(n.startswith("hz_") for n in vis) and not any(p.derived for p in L.S.parts.values())
 
 
 def test_random_legal_play_keeps_every_card_in_one_zone_and_always_ends():

@@ -125,6 +125,7 @@ def test_max_buildable_matches_an_exhaustive_search_over_orders():
             st = H.make_state(players, towers={0: towers}, offer=offer, rules=rules)
             mb = H.max_buildable(st, 0)
             assert M.max_buildable(st, 0) == mb, (towers, offer, rules)
+            assert M.max_buildable_fresh(st, 0) == mb, "a strategy's count is the rules'"
             assert [M.bid_legal(st, 0, b) for b in range(1, 6)] == [b <= mb for b in range(1, 6)]
             checked += 1
     assert checked > 200
@@ -248,8 +249,7 @@ def test_reference_tears_down_when_it_gains_more_than_the_rubble_costs():
     assert S.reference_bid(st, 0, p) == 1, "forced to open, it bids 1"
     S.reference_build(st, 0, p, 1)
     # C14 cannot go on C3; S2 and T1 may start towers: the highest legal card is S2
-    assert int(st[L.S_PLAN_N]) == 1 and int(st[L.S_PLAN_TEAR]) == -1
-    assert L.card_code(int(st[L.S_OFFER + st[L.S_PLAN]])) == "S2"
+    assert _plan(st) == (-1, ["S2"])
 
 
 def test_reference_matches_its_page_on_states_from_real_games():
@@ -276,9 +276,7 @@ def test_reference_matches_its_page_on_states_from_real_games():
                             if b:
                                 assert b <= M.max_buildable(st, s)
                                 S.reference_build(st, s, p, b)
-                                n_ = int(st[L.S_PLAN_N])
-                                got = (int(st[L.S_PLAN_TEAR]), [int(x) for x in st[L.S_PLAN:L.S_PLAN + n_]])
-                                assert got == H.reference_build(st, s, b)
+                                assert _plan_slots(st, s) == H.reference_build(st, s, b)
                                 checked += 1
     assert checked > 2000
 
@@ -298,9 +296,17 @@ def _row(name, **params):
     return GAME.strategies[name].row(params)
 
 
-def _plan(st):
-    n = int(st[L.S_PLAN_N])
-    return int(st[L.S_PLAN_TEAR]), [L.card_code(int(st[L.S_OFFER + j])) for j in st[L.S_PLAN:L.S_PLAN + n]]
+def _plan_slots(st, seat=0):
+    """The build plan in seat's own memory: (kind torn or -1, offer slots in order)."""
+    n = int(st[L.S_PLAN_N + seat])
+    o = L.S_PLAN + seat * L.MAXOFF
+    return int(st[L.S_PLAN_TEAR + seat]), [int(x) for x in st[o:o + n]]
+
+
+def _plan(st, seat=0):
+    """The build plan in seat's own memory, its cards as codes."""
+    tear, slots = _plan_slots(st, seat)
+    return tear, [L.card_code(int(st[L.S_OFFER + j])) for j in slots]
 
 
 # seat 0's towers and the offer at seed 1, game 86, round 22 (3 players, all cautious):
@@ -328,6 +334,18 @@ def test_cautious_tears_down_only_for_the_cards_it_actually_bids():
     assert S.cautious_bid(st, 0, p) == 3
     S.cautious_build(st, 0, p, 3)
     assert _plan(st) == (4, ["C9", "S10", "A6"])
+
+
+def test_each_seat_keeps_its_plan_in_its_own_memory():
+    """A plan lasts from one decision to the next: it is the seat's own memory (a world of
+    the search re-deals the other seats' away), so another seat's plan never overwrites it."""
+    st = H.make_state(towers={0: GAME86_TOWERS, 1: {"S": ["S12"]}}, offer=GAME86_OFFER, start=2, high=1)
+    p = _row("cautious")
+    S.cautious_build(st, 0, p, 2)
+    S.cautious_build(st, 1, p, 1)
+    assert _plan(st, 0) == (-1, ["C9", "S10"]) and _plan(st, 1) == (-1, ["S10"])
+    own = [L.S.parts[n] for n in ("plan_tear", "plan_for", "plan_done", "plan_n", "plan", "pc")]
+    assert all(q.owner and q.visible == "owner" for q in own)
 
 
 def test_cautious_keeps_the_other_kinds_when_the_torn_kind_comes_first():
@@ -453,6 +471,26 @@ def test_a_build_step_that_leaves_the_bid_unplaceable_is_refused():
     assert H.tower(st, 1, "S") == ["S15", "S14", "S13"] and H.tower(st, 1, "C") == ["C0"]
     assert int(st[L.S_START]) == 2 and int(st[L.S_ROUND]) == 1  # the next round's offer
     assert int(st[L.S_EVC + L.EV_BUILD1 + 2]) == 1
+
+
+def test_legal_and_a_strategys_counts_write_only_working_memory():
+    """The search asks ``legal`` on the real position and a strategy counts what it may
+    bid: both may write only working memory (sim/audit.py), so they count without the
+    rules' memo (kind_can), which step keeps for itself."""
+    working = np.zeros(L.S_SIZE, dtype=bool)
+    for q in L.S.parts.values():
+        if q.visible == "working":
+            working[q.offset:q.offset + q.words] = True
+    st = H.make_state(towers={1: {"S": ["S15", "S2"], "T": ["T5"]}},
+                      offer=["S13", "S14", "T7", "T6", "C0"], start=1,
+                      draw=["A1", "A2", "A3", "A4", "A5", "A6"])
+    for a in (None, 3, 0, 0, 1, 1):  # the bid, seat 1's bid of 3, two passes, tear S2, place S14
+        if a is not None:
+            K.step(st, (a, 0, 0, 0))
+        before = st.copy()
+        n = int(M.legal(st))
+        assert n > 0 and M.max_buildable_fresh(st, 1) == M.max_buildable(st.copy(), 1)
+        assert working[np.flatnonzero(st != before)].all(), int(st[L.S_PHASE])
 
 
 def test_with_teardown_after_the_tear_is_the_last_step():

@@ -89,8 +89,14 @@ def test_determinize_redeals_only_what_the_seat_cannot_see(game_id):
         assert not np.array_equal(d[0:4], st[0:4]), "the chance stream was not reseeded"
         a, b = st.copy(), d.copy()
         assert [seat_next_u64(a, me) for _ in range(3)] == [seat_next_u64(b, me) for _ in range(3)]
-        others = [s for s in range(game.max_players) if s != me]
+        P = players_of(game, st)
+        others = [s for s in range(P) if s != me]
         assert all(not np.array_equal(d[SEAT_RNG + 4 * s:][:4], st[SEAT_RNG + 4 * s:][:4]) for s in others)
+        assert not d[SEAT_RNG + 4 * P:SEED_AT].any(), "a seat the game does not have got a stream"
+        # nothing hidden is left behind: the engine's books are cleared
+        for part in ("held", "played", "evc", "shape"):
+            p = game.schema.parts[part]
+            assert not d[p.offset:p.offset + p.words].any(), f"{part} left behind"
         assert not np.array_equal(d[SEED_AT:SEED_AT + 2], st[SEED_AT:SEED_AT + 2])
         # and the copy is a position the game plays on from
         assert legal_actions(game, d), "a re-dealt position has no legal action"

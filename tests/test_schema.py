@@ -11,7 +11,9 @@ import pytest
 
 from cardlab.sim.registry import game_ids, get_game
 from cardlab.sim.rng import SEAT_RNG, SEED_AT
-from cardlab.sim.schema import COUNTS, NOBODY, OWNER, PILE, SLOTS, Schema, SchemaError
+from cardlab.sim.schema import (
+    COUNTS, NOBODY, OWNER, PILE, PUBLIC, SLOTS, WORKING, Schema, SchemaError,
+)
 from cardlab.strategies.base import Param, RegistryError, Strategy, check_dispatch, ids, register
 
 
@@ -23,7 +25,7 @@ def _schema(decisions=(("play", "kind,a,b,c"),)):
     S.seats("score_now", "points so far")
     S.zone("hand", 4, "counts by type", owner=True, visible=OWNER, encoding=COUNTS)
     S.zone("draw", 10, "draw pile", visible=NOBODY, encoding=PILE, count="draw_n")
-    S.zone("offer", 3, "face-up offer", encoding=SLOTS)
+    S.zone("offer", 3, "face-up offer", visible=PUBLIC, encoding=SLOTS)
     S.end_zones()
     S.scratch("acts", 8, "action buffer")
     return S
@@ -54,6 +56,9 @@ def test_offsets_are_derived_in_order_and_never_overlap():
     (lambda S: S.zone("pile", 4, "no counter", encoding=PILE), "counter"),
     (lambda S: S.zone("pile", 4, "unknown counter", encoding=PILE, count="nope"), "not declared"),
     (lambda S: S.zone("secret", 4, "no owner", visible=OWNER), "no owner"),
+    (lambda S: S.zone("odd", 4, "bad visibility", visible="friends"), "visibility 'friends'"),
+    (lambda S: S.counter("odd", "working counter", visible=WORKING), "working memory"),
+    (lambda S: S.book("odd", 2, "public derived", visible=PUBLIC, derived=True), "only a hidden part"),
 ])
 def test_bad_parts_are_refused_naming_the_part(bad, message):
     S = Schema("toy", maxp=2, n_types=2, events=("e",), ends=("x",), decisions=(("play", "a"),))
@@ -201,3 +206,70 @@ def test_only_cardlab_is_installed_at_the_top(tmp_path):
     """)
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_every_part_is_hidden_unless_declared_otherwise():
+    """Zones and books are hidden by default, counters the table's (public); shared scratch
+    is working memory, per-seat scratch its seat's own; the generators: the chance stream
+    and the seed hidden, each seat's stream its own."""
+    S = Schema("toy", maxp=3, n_types=4, events=("deal",), ends=("win",), decisions=(("play", "a"),))
+    S.rules("players")
+    S.counter("draw_n", "cards in the draw pile")
+    S.seats("score_now", "points so far")
+    S.zone("hand", 4, "counts by type", owner=True, visible=OWNER, encoding=COUNTS)
+    S.zone("down", 2, "face-down cards", owner=True, encoding=SLOTS)  # no visibility given
+    S.end_zones()
+    S.scratch("acts", 8, "action buffer")
+    S.book("secret", 1, "the rules' own note")
+    S.scratch("memory", 2, "a seat's memory", owner=True)
+    S.seal()
+    vis = {n: p.visible for n, p in S.parts.items()}
+    assert vis["down"] == vis["secret"] == vis["rng"] == vis["seed"] == vis["held"] == NOBODY
+    assert vis["draw_n"] == vis["score_now"] == vis["rules"] == vis["phase"] == PUBLIC
+    assert vis["acts"] == WORKING and vis["memory"] == vis["seat_rng"] == vis["hand"] == OWNER
+    assert S.parts["seat_rng"].words == 4 * 8  # a stream for every seat the generator has room for
+
+
+def test_word_access_is_what_a_seat_may_read_and_write():
+    S = _schema()
+    S.scratch("memory", 2, "a seat's memory", owner=True)
+    ns = {}
+    S.seal(ns)
+    st = S.new_state(np.array([3, 2]))
+    S.write(st, "draw", [1, 2, 3])
+    readable, writable, working = S.word_access(st, 1)
+    assert readable[ns["R_PLAYERS"]] and readable[ns["S_OFFER"]] and readable[ns["S_DRAW_N"]]
+    assert readable[ns["S_HAND"] + 4:ns["S_HAND"] + 8].all()                # its own hand
+    assert not readable[ns["S_HAND"]:ns["S_HAND"] + 4].any()                # seat 0's
+    assert not readable[ns["S_DRAW"]:ns["S_DRAW"] + 10].any()               # the draw pile
+    assert not readable[0:4].any() and not readable[SEED_AT:SEED_AT + 2].any()  # chance, seed
+    assert readable[SEAT_RNG + 4:SEAT_RNG + 8].all() and writable[SEAT_RNG + 4:SEAT_RNG + 8].all()
+    assert not writable[SEAT_RNG:SEAT_RNG + 4].any()                        # seat 0's stream
+    assert writable[ns["S_MEMORY"] + 2:ns["S_MEMORY"] + 4].all() and not writable[ns["S_MEMORY"]]
+    assert working[ns["S_ACTS"]:ns["S_ACTS"] + 8].all() and not readable[ns["S_ACTS"]]
+    assert not writable[ns["S_OFFER"]] and not writable[ns["S_HAND"] + 4]    # never the table
+    S.write(st, "offer", [5])  # a public pile is readable only up to its count: none here
+    pile = Schema("toy", maxp=2, n_types=2, events=("e",), ends=("x",), decisions=(("play", "a"),))
+    pile.rules("players")
+    pile.counter("disc_n", "cards in the discard pile")
+    pile.zone("disc", 5, "discard pile", visible=PUBLIC, encoding=PILE, count="disc_n")
+    pile.end_zones()
+    pile.seal()
+    st = pile.new_state(np.array([2]))
+    pile.write(st, "disc", [4, 4])
+    r, _, _ = pile.word_access(st, 0)
+    o = pile.parts["disc"].offset
+    assert r[o] and r[o + 1] and not r[o + 2:o + 5].any()
+
+
+def test_the_clear_table_names_hidden_books_memory_and_pile_tails():
+    S = _schema()
+    S.book("secret", 1, "the rules' own note")
+    S.book("remade", 2, "re-made from the cards", derived=True)
+    S.book("seen", 1, "a public note", visible=PUBLIC)
+    S.scratch("memory", 2, "a seat's memory", owner=True)
+    S.seal()
+    rows = {S.parts_at(int(r[0])): tuple(int(x) for x in r[1:]) for r in S.clear_table()}
+    assert rows["secret"] == (1, 1, 2, -1, 0) and rows["memory"] == (2, 3, 1, -1, 0)
+    assert rows["draw"][3] == S.parts["draw_n"].offset and rows["draw"][:3] == (10, 1, 2)
+    assert "remade" not in rows and "seen" not in rows and "acts" not in rows and "rng" not in rows

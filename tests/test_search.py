@@ -563,7 +563,8 @@ def test_legal_key_places_every_listed_action_and_refuses_every_other():
         for hand in ([SWAP, 0], [SWAP, 3], [ADJUST, L.ANYWHERE, L.REMOVE, SWAP, 1, 2], [SWAP, L.REMOVE]):
             w = st.copy()
             w[L.S_HANDS + me] = sum(1 << c for c in hand)
-            w[L.S_HANDS + nxt] = 0 if hand[1] == 3 else w[L.S_HANDS + nxt]  # a target with no cards
+            if hand[1] == 3:  # a target with no cards
+                w[L.S_HANDS + nxt] = w[L.S_HAND_N + nxt] = 0
             acts = legal_actions(game, w)
             assert legal_count(w) == len(acts), hand
             keys = [legal_key(w, o, len(acts), *a) for a in acts]
@@ -595,8 +596,8 @@ def test_block_towers_quick_wide_nodes_decide_as_the_generic_search():
 
     @njit(nogil=True)
     def generic(st, me, p):
-        return search.decide(st, me, p, B.RPAR, B.ENGINE, B.choose, B.step, B.legal, B.REDEAL, B.no_table_cards,
-                             B.no_table_put, B.restrict_bits, search.listed, B.legal, False)
+        return search.decide(st, me, p, B.RPAR, B.ENGINE, B.choose, B.step, B.legal, B.REDEAL, B.CLEAR,
+                             B.no_table_cards, B.no_table_put, B.restrict_bits, search.listed, B.legal, False)
 
     game = get_game("block_tower")
     mcts = game.all_strategies["mcts"]

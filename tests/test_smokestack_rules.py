@@ -256,6 +256,28 @@ def test_reference_sweep_counts_straights_and_the_last_seat_looks_at_seat0():
     assert ref_sweep(st, 3) == 0
 
 
+def test_sweep_caches_are_each_seats_own_memory():
+    """reference and sweeper keep best progress in their own seat's memory (MAXP words per
+    seat of S_BEST and S_BSTAMP): a sweep answer writes only its seat's words there, and
+    another seat's cache, even garbled, never changes it."""
+    st = _sweep_state(["2S", "5S", "9H", "QD"], ["2H", "6H", "9H", "KC"], cur=0)
+    st[L.S_BVER] += 1  # a fresh sweep-question round
+    own = set(range(L.S_BEST, L.S_BEST + L.MAXP)) | set(range(L.S_BSTAMP, L.S_BSTAMP + L.MAXP))
+    before = st.copy()
+    assert S.reference_sweep(st, 0, P0) == 1  # best 3 >= best 2 + 1 for the mover
+    changed = {int(w) for w in np.flatnonzero(st != before)}
+    assert changed and changed <= own
+    for s in range(1, L.MAXP):  # every other seat's cache says 99 for the current round
+        st[L.S_BEST + s * L.MAXP:][:L.MAXP] = 99
+        st[L.S_BSTAMP + s * L.MAXP:][:L.MAXP] = st[L.S_BVER]
+    st[L.S_BEST:L.S_BEST + L.MAXP] = 0
+    st[L.S_BSTAMP:L.S_BSTAMP + L.MAXP] = 0
+    assert S.reference_sweep(st, 0, P0) == 1
+    sweeper = tuple(float(x) for x in S.SWEEPER.row())  # margin 1
+    assert S.sweeper_sweep(st, 0, sweeper) == 1
+    assert S.sweeper_sweep(st, 1, sweeper) == 0  # seat 1's own (garbled) cache: 99 < 99 + 1
+
+
 # ---------------------------------------------------------------- reference swap
 
 
@@ -453,6 +475,58 @@ def test_reference_swap_and_stall_match_the_page_on_random_states(straights):
         order = sorted(range(4), key=lambda j: (u[j], j))
         assert S.reference_stall(st, 1, P0) == (order[0], order[1])
         assert S.best_progress(st, 1) == max(_py_value(lay, straights) // 5 for lay in lays_)
+
+
+def _py_best_gain_swap(lays_, center, straights, nlay, max_layouts, p, how):
+    """greedy (how 0) and collector (how 1) as a plain-Python reading: each swap written on
+    a copy of the layout and scored, the largest strict gain first in (l, i, j) order."""
+    def score(cards):
+        f = max(Counter(c & 3 for c in cards).values())
+        s = 0
+        if straights:
+            ranks = {c >> 2 for c in cards}
+            wins = [{12, 0, 1, 2}] + [set(range(w, w + 4)) for w in range(10)]
+            s = max(len(ranks & w) for w in wins)
+        if how == 0:
+            return f
+        v = 6 * f + int(6.0 * p[1] + 0.5) * s
+        if nlay < max_layouts and len({c >> 2 for c in cards}) < 4:
+            v += int(p[0])
+        return v
+    best, expect = 0, (L.A_PASS, 0, 0, 0)
+    for l, lay in enumerate(lays_):
+        cur = score(lay)
+        for i in range(4):
+            for j in range(4):
+                new = list(lay)
+                new[i] = center[j]
+                if score(new) - cur > best:
+                    best, expect = score(new) - cur, (L.A_SWAP, l, i, j)
+    return expect
+
+
+@pytest.mark.parametrize("straights", [True, False])
+def test_best_gain_swaps_match_the_page_and_never_write_the_table(straights):
+    """greedy and collector weigh each swap on the cards it would leave (a strategy never
+    writes the table, not even for a moment): the answer is the plain-Python reading's, and
+    the state is unchanged word for word."""
+    rng = np.random.default_rng(12)
+    collector = tuple(float(x) for x in S.COLLECTOR.row())  # pair_bonus, straight_weight, ...
+    for k in range(300):
+        deck = rng.permutation(52)
+        nl = int(rng.integers(1, 4))
+        max_layouts = int(rng.integers(nl, 5))
+        lays_ = [deck[4 * l:4 * l + 4].tolist() for l in range(nl)]
+        center = deck[12:16].tolist()
+        st = make_state(layouts={1: [[L.card_code(c) for c in lay] for lay in lays_]},
+                        center=[L.card_code(c) for c in center], cur=1,
+                        rules={"straights_count": straights, "max_layouts": max_layouts})
+        before = st.copy()
+        assert S.greedy_swap(st, 1, P0) == _py_best_gain_swap(
+            lays_, center, straights, nl, max_layouts, P0, 0)
+        assert S.collector_swap(st, 1, collector) == _py_best_gain_swap(
+            lays_, center, straights, nl, max_layouts, collector, 1)
+        assert np.array_equal(st, before)
 
 
 # ---------------------------------------------------------------- the game model

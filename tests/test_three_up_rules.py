@@ -852,21 +852,44 @@ def hand_masks_match(st, players):
         assert st[L.S_HMASK + s] == sum(1 << t for t in range(L.NT) if hc[t] > 0), s
 
 
+def redealt_books_match(st, me, players):
+    """After a re-deal for seat ``me``: every other seat's hand keeps nothing of the old
+    one (its stacks' unused slots are 0) and its dealt positions (S_DEALT) name its
+    re-dealt hand while its up choice is to come, and nothing once made; the seats the
+    game does not have hold no mask and no dealt cards."""
+    for s in range(players):
+        if s == me:
+            continue
+        o = s * L.NT
+        stacks = st[L.S_HAND + o * L.MAXK:L.S_HAND + (o + L.NT) * L.MAXK].reshape(L.NT, L.MAXK)
+        used = np.arange(L.MAXK)[None, :] < st[L.S_HCNT + o:L.S_HCNT + o + L.NT][:, None]
+        assert (stacks[~used] == 0).all(), s
+        held = sorted(int(c) for c in stacks[used])
+        d = st[L.S_DEALT + s * L.NDEAL:L.S_DEALT + (s + 1) * L.NDEAL]
+        if st[L.S_PHASE] == L.D_UP and s >= st[L.S_ACTOR]:
+            assert sorted(int(c) for c in d) == held, s
+        else:
+            assert (d == 0).all(), s
+    assert (st[L.S_HMASK + players:L.S_HMASK + L.MAXP] == 0).all()
+    assert (st[L.S_DEALT + players * L.NDEAL:L.S_DEALT + L.MAXP * L.NDEAL] == 0).all()
+
+
 def test_the_hand_masks_follow_every_re_deal_and_stay_their_owners():
     """A hand's type mask (S_HMASK) is its owner's information, like the hand: the
     honesty kit's re-deal (ThreeUp.put_zone_cards) and the search's compiled one
-    (kernel.table_put) rebuild the mask of every hand they re-deal, and a strategy that
-    reads another seat's mask fails the honesty check."""
+    (kernel.table_put) rebuild the mask of every hand they re-deal (and its dealt
+    positions, leaving nothing of the old hand behind), and a strategy that reads another
+    seat's mask fails the honesty check."""
     from numba import njit
 
     from cardlab.sim import redeal
     from cardlab.sim.testing import HonestyError, check_honesty, legal_actions
 
-    tab = L.REDEAL
+    tab, clear = L.REDEAL, L.CLEAR
 
     @njit
     def compiled_redeal(src, dst, seat, players, pool, counts):
-        redeal.determinize(src, dst, seat, players, tab, pool, counts, K.table_cards, K.table_put)
+        redeal.determinize(src, dst, seat, players, tab, clear, pool, counts, K.table_cards, K.table_put)
 
     rng = np.random.default_rng(3)
     checked = 0
@@ -879,11 +902,14 @@ def test_the_hand_masks_follow_every_re_deal_and_stay_their_owners():
             while st[L.S_PHASE] != DONE:
                 hand_masks_match(st, players)
                 me = int(st[L.S_ACTOR])
-                hand_masks_match(GAME.determinize(st, me, rng), players)
+                world = GAME.determinize(st, me, rng)
+                hand_masks_match(world, players)
+                redealt_books_match(world, me, players)
                 dst = st.copy()
                 compiled_redeal(st.copy(), dst, me, players, np.zeros(L.MAXC, np.int64),
                                 np.zeros(64, np.int64))
                 hand_masks_match(dst, players)
+                redealt_books_match(dst, me, players)
                 checked += 1
                 acts = legal_actions(GAME, st)
                 K.step(st, acts[rng.integers(len(acts))])

@@ -12,10 +12,12 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim import engine, give, search
+from cardlab.sim.bits import popcount
 from cardlab.sim.jit import LOOP, helper
 from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.block_tower.layout import (
-    ADJUST, ENGINE, GIVE, MAXP, REDEAL, R_N1, R_N12, R_PLAYERS, S_CUR, S_EVERH, S_HANDS, S_SIZE,
+    ADJUST, CLEAR, ENGINE, GIVE, MAXP, REDEAL, R_N1, R_N12, R_PLAYERS, S_CUR, S_EVERH, S_HAND_N,
+    S_HANDS, S_SIZE,
 )
 from cardlab.sim.block_tower.moves import legal, legal_count, legal_key, progress, restrict_bits
 from cardlab.sim.block_tower.kernel import (
@@ -71,7 +73,7 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR, no_table_cards, no_table_put,
                          restrict_bits, legal_key, legal_count, True)
 
 
@@ -97,9 +99,11 @@ def has_type(st, c, t):
 @helper("void(ST)")
 def after_give(st):
     """The ever-held masks follow the hands: before any decision a seat has held exactly
-    its hand."""
+    its hand; and the public hand sizes (a swap of one card for another keeps them, but
+    they are the hands' own count)."""
     for s in range(st[R_PLAYERS]):
         st[S_EVERH + s] = st[S_HANDS + s]
+        st[S_HAND_N + s] = popcount(st[S_HANDS + s])
 
 
 # ---------------------------------------------------------------- causal card power

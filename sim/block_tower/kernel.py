@@ -24,7 +24,8 @@ game in one compiled helper, ``play_from`` (see "the model" below).  What the ol
 nested loops kept in locals lives in the state: whose turn (``S_CUR``), the round (``S_ROUND``), the
 action cards played this turn (``S_ACTED``: the draws after the block, and whether the
 turn is past its action step), the reshuffle used (``S_RESH``), ANYWHERE in force
-(``S_ANY``), the cards received in the SWAP (``S_RECV``).  ``binding.py`` binds the shared engine
+(``S_ANY``), the cards the seat received in its SWAP (``S_RECV``, one word per seat: only the
+seat that took them sees them).  ``binding.py`` binds the shared engine
 (``sim/engine.py``), the search player and the strategies to these functions.
 """
 import numpy as np
@@ -203,7 +204,7 @@ def open_turn(st):
     st[S_TURN] += 1
     st[S_EVC + EV_TURN] += 1
     st[S_ANY] = 0
-    st[S_RECV] = 0
+    st[S_RECV + me] = 0
     st[S_RESH] = 0
     st[S_ACTED] = 0
     if st[S_HANDS + me] & st[R_BLOCKMASK] == 0 and st[S_DRAW_N] == 0:
@@ -255,7 +256,7 @@ def play_action(st, me, kind, a, b, c, second):
     if fell:
         collapse(st, me, st[S_PILE_N], 1 if kind == ADJUST else 2)
         return ROUND_OVER
-    if kind == SWAP and st[S_RECV] & st[S_HANDS + me] & ACT_MASK != 0:
+    if kind == SWAP and st[S_RECV + me] & st[S_HANDS + me] & ACT_MASK != 0:
         return ask(st, D_SECOND)
     return OFFER_DRAW
 

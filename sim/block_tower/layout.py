@@ -24,7 +24,7 @@ standing block's instability share) are stored exactly as the IEEE-754 bits of a
 float64 in an int64 slot: ``st.view(np.float64)[X]`` reads slot X as that float.
 """
 
-from cardlab.sim.schema import MASK, NOBODY, OWNER, PILE, VALUES, Schema
+from cardlab.sim.schema import MASK, NOBODY, OWNER, PILE, PUBLIC, VALUES, Schema
 
 MAXP = 6            # seats (the rules allow 2-6 players)
 MAXB = 30           # block cards at most (points_split may describe up to 30 blocks)
@@ -93,33 +93,41 @@ S.counter("cur", "the seat whose turn it is")
 S.counter("prev", "the seat that played the preceding turn of this round (-1: none)")
 S.counter("draw_n", "cards in the draw pile")
 S.counter("pile_n", "cards on the point pile (= blocks in the tower, h)")
-S.zone("used", 1, "the action cards played this round (a bit mask)", encoding=MASK)
+S.zone("used", 1, "the action cards played this round (a bit mask)", visible=PUBLIC, encoding=MASK)
 S.counter("u", "the instability u (float64 bits)")
+S.seats("hand_n", "cards in the seat's hand (public: a SWAP's size reads another seat's)")
 S.zone("hands", 1, "the seat's hand (a bit mask)", owner=True, visible=OWNER, encoding=MASK)
 S.zone("won", 1, "the point cards the seat took this round (a bit mask)", owner=True,
-       encoding=MASK)
+       visible=PUBLIC, encoding=MASK)
 S.seats("scores", "the seat's points")
 S.zone("draw", NCMAX, "the draw pile, top = last", visible=NOBODY, encoding=PILE, count="draw_n")
-S.zone("pile", MAXB, "the point pile, bottom first (its blocks are the tower)", encoding=PILE,
+S.zone("pile", MAXB, "the point pile, bottom first (its blocks are the tower)", visible=PUBLIC, encoding=PILE,
        count="pile_n")
 S.zone("share", MAXB, "the instability share of each standing block, bottom first (float64 "
-       "bits; blocks, not cards)", encoding=VALUES)
+       "bits; blocks, not cards)", visible=PUBLIC, encoding=VALUES)
 S.end_zones()
 S.book("everh", 1, "the cards the seat ever held (a bit mask; card power)", owner=True)
 S.book("everp", 1, "the cards the seat ever played (a bit mask; card power)", owner=True)
-S.book("any", 1, "1 while ANYWHERE is in force this turn")
-S.book("recv", 1, "the cards received in this turn's SWAP (a bit mask)")
-S.book("resh", 1, "1 once the two-action reshuffle was used this turn")
+# the turn's marks: public, as every seat sees the action cards played face up and the
+# hand shuffled into the draw pile (the rules play on from them in a re-dealt world)
+S.book("any", 1, "1 while ANYWHERE is in force this turn", visible=PUBLIC)
+S.book("resh", 1, "1 once the two-action reshuffle was used this turn", visible=PUBLIC)
 S.book("acted", 1, "action cards played this turn (0, 1, 2): the draws after the block, and "
-       "whether the turn is past its action card")
-S.book("hz_key", 1, "hazard cache (moves.hazard): h | points << 8 | seat << 16 ...")
-S.book("hz_u", 1, "... the bits of u it was computed at ...")
-S.book("hz_val", 1, "... and exp(a_h*(h-1) + a_u*u + d_b - skill) (float64 bits)")
+       "whether the turn is past its action card", visible=PUBLIC)
+# which cards a SWAP took: the seat that took them sees them in its hand (the other seats
+# only how many); a re-deal for another seat clears it, with the hand it points into
+S.book("recv", 1, "the cards the seat received in its SWAP this turn (a bit mask)", owner=True,
+       visible=OWNER)
 # legal() lists every (card, style) of the block decision: the worst case (a hand of all
 # 30 blocks, 1001 styles) is far more than the action decision's (no action, 2001 ADJUST
 # shares, ANYWHERE, REMOVE, and SWAP: 5 targets x 33 x 32 ordered pairs of cards to give)
 MAXACT = MAXB * (STYLE_ONE + 1)
 assert MAXACT >= 1 + (2 * SHARE_ONE + 1) + 2 + (MAXP - 1) * (NCMAX - 1) * (NCMAX - 2)
+# each seat's own hazard memo (strategies.block_tower.my_hazard: its strategy weighs the same
+# placement at its action and block decisions); before the action buffer, so a new game clears it
+HZW = 3  # words of a seat's hazard memo
+S.scratch("hz", HZW, "the seat's hazard memo: the key h | points << 8, the bits of u it was "
+          "computed at, and exp(a_h*(h-1) + a_u*u + d_b - skill) (float64 bits)", owner=True)
 S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
 S.give(start=("hands",), pool=("draw", "hands"),
        note="the seat's hand dealt for the first round (later rounds are dealt afresh); "

@@ -66,10 +66,8 @@ from cardlab.sim.block_tower.layout import (
     S_EVC,
     S_EVERH,
     S_EVERP,
+    S_HAND_N,
     S_HANDS,
-    S_HZ_KEY,
-    S_HZ_U,
-    S_HZ_VAL,
     S_NEV,
     S_PHASE,
     S_PILE,
@@ -132,25 +130,25 @@ def share_at(st, i):
     return st.view(np.float64)[S_SHARE + i]
 
 
+@helper("float64(ST, int64, int64, int64)")
+def hazard_exp(st, me, t, h):
+    """exp(a_h*(h-1) + a_u*u + d_t - skill) of seat me placing a t-point block as the
+    (h+1)-th block at the current instability: the part of the hazard a memo keeps
+    (``hazard`` is base times it times m)."""
+    f = st.view(np.float64)
+    return math.exp(f[R_AH] * (h - 1) + f[R_AU] * f[S_U] + f[R_D + t - 1] - f[R_SKILL + me])
+
+
 @helper("float64(ST, int64, int64, int64, float64)")
 def hazard(st, me, c, h, m):
     """The careful hazard H0 of seat me placing block c as the (h+1)-th block at the
     current instability, with factor m (anywhere_factor under ANYWHERE, else 1):
     base * exp(a_h*(h-1) + a_u*u + d_b - skill) * m.  0 for the first block.
-    The exponential is cached for its exact inputs (seat, block points, h, the bits of
-    u): a strategy that weighs a placement and the placement itself compute it once."""
+    Nothing is cached here: the rules and the strategies share no memory (a strategy
+    keeps its own memo in its seat's memory: ``strategies.block_tower.my_hazard``)."""
     if h <= 0:
         return 0.0
-    f = st.view(np.float64)
-    t = points(st, c)
-    key = h | (t << 8) | (me << 16)
-    if st[S_HZ_KEY] == key and st[S_HZ_U] == st[S_U]:
-        return f[R_BASE] * f[S_HZ_VAL] * m
-    e = math.exp(f[R_AH] * (h - 1) + f[R_AU] * f[S_U] + f[R_D + t - 1] - f[R_SKILL + me])
-    st[S_HZ_KEY] = key
-    st[S_HZ_U] = st[S_U]
-    f[S_HZ_VAL] = e
-    return f[R_BASE] * e * m
+    return st.view(np.float64)[R_BASE] * hazard_exp(st, me, points(st, c), h) * m
 
 
 @helper("float64(ST, int64)")
@@ -225,9 +223,10 @@ def emit(st, kind, player, a, b, c, d, e, f):
 
 @helper("void(ST, int64, int64)")
 def receive(st, me, c):
-    """Card c enters seat me's hand."""
+    """Card c enters seat me's hand (and its public count)."""
     bit = np.int64(1) << c
     st[S_HANDS + me] |= bit
+    st[S_HAND_N + me] += 1
     st[S_EVERH + me] |= bit
 
 
@@ -252,7 +251,7 @@ def reshuffle(st, me):
     shuffled, then the player draws three cards (reshuffle_draw=three; hand_size cards
     with reshuffle_draw=hand_size), fewer if the pile runs out.  Used once a turn
     (st[S_RESH]); cards received in this turn's SWAP have left the hand, so none of
-    them can be played as a second action card any more."""
+    them can be played as a second action card any more (st[S_RECV + me])."""
     hand = st[S_HANDS + me]
     n = st[S_DRAW_N]
     k = popcount(hand)
@@ -261,9 +260,10 @@ def reshuffle(st, me):
         n += 1
         hand &= hand - 1
     st[S_HANDS + me] = 0
+    st[S_HAND_N + me] = 0
     st[S_DRAW_N] = n
     st[S_RESH] = 1
-    st[S_RECV] = 0
+    st[S_RECV + me] = 0
     shuffle(st, S_DRAW, S_DRAW + n)
     if count(st, EV_RESHUFFLE):
         emit(st, EV_RESHUFFLE, me, k, 0, 0, 0, 0, 0)
@@ -288,6 +288,7 @@ def new_round(st, r):
     st.view(np.float64)[S_U] = 0.0
     for s in range(P):
         st[S_HANDS + s] = 0
+        st[S_HAND_N + s] = 0
         st[S_WON + s] = 0
     for c in range(nb):
         st[S_DRAW + c] = c
@@ -373,6 +374,7 @@ def place(st, me, c, x):
     f = st.view(np.float64)
     bit = np.int64(1) << c
     st[S_HANDS + me] &= ~bit
+    st[S_HAND_N + me] -= 1
     st[S_EVERP + me] |= bit
     h = st[S_PILE_N]
     st[S_PILE + h] = c
@@ -399,6 +401,7 @@ def use_action(st, me, a):
     """Action card a leaves seat me's hand for the used action cards."""
     bit = np.int64(1) << a
     st[S_HANDS + me] &= ~bit
+    st[S_HAND_N + me] -= 1
     st[S_EVERP + me] |= bit
     st[S_USED] |= bit
 
@@ -480,10 +483,11 @@ def swap_size(st, me, target):
     """How many cards seat me's SWAP with target gives: min(2, my cards besides SWAP),
     and with swap_give=match (an exchange: give as many as you take) at most the
     target's hand size, so 0 (not playable on that target) when its hand is empty.
-    With swap_give=two the target's hand may be smaller (then I take fewer)."""
+    With swap_give=two the target's hand may be smaller (then I take fewer).  The
+    target's size is its public count (``hand_n``): a strategy may ask this too."""
     k = min(2, popcount(st[S_HANDS + me] & ~(np.int64(1) << SWAP)))
     if st[R_SWAP_MATCH] != 0:
-        k = min(k, popcount(st[S_HANDS + target]))
+        k = min(k, st[S_HAND_N + target])
     return k
 
 
@@ -532,19 +536,22 @@ def swap(st, me, target, g1, g2):
     """SWAP: give target the card(s) g1 (and g2, -1 for none) and take as many (at most
     the target's hand, which swap_give=match makes always enough) at random from the
     target's hand as it was before receiving mine.  The cards taken are remembered in
-    st[S_RECV] (one may be played this turn)."""
+    st[S_RECV + me] (one may be played this turn)."""
     use_action(st, me, SWAP)
     give = np.int64(1) << g1
     if g2 >= 0:
         give |= np.int64(1) << g2
     k = popcount(give)
     th = st[S_HANDS + target]
-    took = take_random(st, th, min(k, popcount(th)))
+    n = min(k, popcount(th))
+    took = take_random(st, th, n)
     st[S_HANDS + me] = (st[S_HANDS + me] & ~give) | took
     st[S_HANDS + target] = (th & ~took) | give
+    st[S_HAND_N + me] += n - k
+    st[S_HAND_N + target] += k - n
     st[S_EVERH + me] |= took
     st[S_EVERH + target] |= give
-    st[S_RECV] = took
+    st[S_RECV + me] = took
     if count(st, EV_SWAP):
         emit(st, EV_SWAP, me, target, g1, g2, took, 0, 0)
 
@@ -567,7 +574,7 @@ def action_legal(st, me, kind, a, b, c, second):
     hand = st[S_HANDS + me]
     if (hand >> kind) & 1 == 0:
         return False
-    if second != 0 and (st[S_RECV] >> kind) & 1 == 0:
+    if second != 0 and (st[S_RECV + me] >> kind) & 1 == 0:
         return False
     if kind == ADJUST:
         return st[S_PILE_N] >= 1 and 0 <= a <= 2 * SHARE_ONE and b == 0 and c == 0
@@ -667,7 +674,7 @@ def legal(st):
     if ph == D_ACTION:
         return list_action_cards(st, me, hand & ACT_MASK, 0)
     if ph == D_SECOND:
-        return list_action_cards(st, me, st[S_RECV] & hand & ACT_MASK, 1)
+        return list_action_cards(st, me, st[S_RECV + me] & hand & ACT_MASK, 1)
     n = 0
     if ph == D_BLOCK:
         blocks = hand & st[R_BLOCKMASK]
@@ -709,7 +716,7 @@ def legal_count(st):
     if ph == D_ACTION:
         return count_action_cards(st, me, hand & ACT_MASK, 0)
     if ph == D_SECOND:
-        return count_action_cards(st, me, st[S_RECV] & hand & ACT_MASK, 1)
+        return count_action_cards(st, me, st[S_RECV + me] & hand & ACT_MASK, 1)
     if ph == D_BLOCK:
         return popcount(hand & st[R_BLOCKMASK]) * (STYLE_ONE + 1)
     return 0

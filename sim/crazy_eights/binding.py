@@ -15,7 +15,7 @@ from cardlab.sim import engine, give, search
 from cardlab.sim.jit import LOOP, helper
 from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.crazy_eights.layout import (
-    ENGINE, GIVE, MAXP, NCARDS, REDEAL, R_PLAYERS, S_HANDS, S_HELD, S_SIZE,
+    CLEAR, ENGINE, GIVE, MAXP, NCARDS, REDEAL, R_PLAYERS, S_HANDS, S_HELD, S_SIZE,
 )
 from cardlab.sim.crazy_eights.moves import legal, progress, restrict_bits
 from cardlab.sim.crazy_eights.kernel import give_begin, give_deal, setup, step
@@ -50,7 +50,7 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR, no_table_cards, no_table_put,
                          restrict_bits, search.listed, legal, False)
 
 

@@ -6,7 +6,7 @@ number order and every card is one bit of an int64: a hand is a ``MASK`` zone of
 A card's suit bits are ``SUIT_MASK[s]``, a rank's four cards ``RANK_MASK[r]``.  Card power
 counts ranks (13 types: "how much do the eights decide games" is the power of type ``8``).
 """
-from cardlab.sim.schema import MASK, NOBODY, OWNER, PILE, Schema
+from cardlab.sim.schema import MASK, NOBODY, OWNER, PILE, PUBLIC, Schema
 
 MAXP = 7
 NCARDS = 52
@@ -58,15 +58,15 @@ S.seats("hand_n", "cards in the seat's hand")
 S.zone("hands", 1, "the seat's hand (a bit mask)", owner=True, visible=OWNER, encoding=MASK)
 S.zone("stock", NCARDS, "the stock, top = last", visible=NOBODY, encoding=PILE, count="stock_n")
 S.zone("discard", NCARDS, "the discard pile, bottom first (the last card is the top)",
-       encoding=PILE, count="disc_n")
+       visible=PUBLIC, encoding=PILE, count="disc_n")
 S.end_zones()
 # play: every card of a hand (all but the starter: 51) and the draw; call: the 4 suits
 MAXACT = NCARDS + 1
 assert MAXACT >= (NCARDS - 1) + 1 and MAXACT >= 4
 S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal, the random strategy), 4 ints each")
 MEMW = 4
-S.scratch("memory", MAXP * MEMW, "each seat's strategy memory (starver): MEMW numbers from "
-          "S_MEMORY + seat * MEMW, cleared by setup")
+S.scratch("memory", MEMW, "each seat's strategy memory (starver): MEMW numbers from "
+          "S_MEMORY + seat * MEMW, cleared by setup", owner=True)
 S.give(start=("hands",), pool=("stock", "hands"),
        note="the seat's dealt hand (with seat 0's draws before its first play); copies "
        "come from the stock and the other hands, never the starter")

@@ -16,7 +16,7 @@ from cardlab.sim.jit import LOOP, helper
 from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.rng import stream_below
 from cardlab.sim.five_towers.layout import (
-    ENGINE, MAXH, NK, NT, NV, REDEAL, S_ACTOR, S_DRAW, S_DRAW_N, S_HELD, S_TH, S_TOW,
+    CLEAR, ENGINE, MAXH, NK, NT, NV, REDEAL, S_ACTOR, S_DRAW, S_DRAW_N, S_HELD, S_TH, S_TOW,
 )
 from cardlab.sim.five_towers.moves import legal, progress, refresh, restrict_bits
 from cardlab.sim.five_towers.kernel import give_begin, give_deal, open_round, play, setup, step
@@ -64,7 +64,7 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR, no_table_cards, no_table_put,
                          restrict_bits, search.listed, legal, False)
 
 

@@ -196,7 +196,7 @@ def tear(st, me, k):
     """3. The builder may tear down the top of one tower (never a 0) onto their rubble
     pile: before placing (it must leave the bid placeable), or after (knob).  True when
     the round is over."""
-    why = tear_refusal(st, me, k)
+    why = tear_refusal(st, me, k, True)
     if why == TEAR_NO_TOP:
         illegal1("tear-down", "kind", me, k)
     if why != 0:
@@ -215,7 +215,7 @@ def place_card(st, me, j, cards):
     """3. Then every card taken is placed, one offer slot at a time, each legal on the
     tower of its kind.  True when the round is over.  "No card" (-1) is refused as a
     plan of ``cards`` cards where the bid asks for more or fewer."""
-    why = place_refusal(st, me, j)
+    why = place_refusal(st, me, j, True)
     if why == PLACE_NO_CARD:
         if j == -1:
             illegal2("build plan (card count differs from the bid)", "cards,bid", me,

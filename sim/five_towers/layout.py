@@ -11,7 +11,7 @@ A card is ``copy * 128 + kind * 16 + value`` (kind 0..4 = C S T R A, value 0..15
 copy 1 only for the 4–5 player extra cards), so ``value = c & 15`` and
 ``kind = (c >> 4) & 7``.  A tower is stored bottom first.
 """
-from cardlab.sim.schema import NOBODY, PILE, SLOTS, TABLE, VALUES, Schema
+from cardlab.sim.schema import NOBODY, PILE, PUBLIC, SLOTS, TABLE, VALUES, Schema
 
 MAXP = 5             # seats
 NK = 5               # tower kinds
@@ -67,38 +67,48 @@ S.counter("bidder", "who made it (-1: nobody yet); the builder once the bidding 
 S.counter("spoken", "seats that have spoken in this round's bidding")
 S.counter("placed", "cards the builder has placed this round")
 S.zone("th", NK, "the height of each of the seat's towers, by kind", owner=True,
-       encoding=VALUES)
+       visible=PUBLIC, encoding=VALUES)
 S.seats("rub_n", "cards on the seat's rubble pile")
 S.zone("offer", MAXOFF, "the offer: a card per slot, -1 once taken (or not revealed)",
-       encoding=SLOTS)
+       visible=PUBLIC, encoding=SLOTS)
 S.zone("tow", NK * MAXH, "the seat's towers: MAXH slots per kind, bottom first", owner=True,
-       encoding=TABLE)
+       visible=PUBLIC, encoding=TABLE)
 S.zone("rub", NCARDS, "the seat's rubble pile (torn-down cards), oldest first", owner=True,
-       encoding=PILE, count="rub_n")
+       visible=PUBLIC, encoding=PILE, count="rub_n")
 S.zone("draw", NCARDS, "the draw pile, top = last", visible=NOBODY, encoding=PILE,
        count="draw_n")
-S.zone("disc", NCARDS, "the discard pile, newest last", encoding=PILE, count="disc_n")
+S.zone("disc", NCARDS, "the discard pile, newest last", visible=PUBLIC, encoding=PILE, count="disc_n")
 S.end_zones()
-S.book("over", 1, "1 once the game ends after this round (the second run-out)")
+# the books: every one follows from what every seat sees (the offer, the towers, the
+# run-outs), so each is public and a re-deal of the draw pile keeps it as it is
+S.book("over", 1, "1 once the game ends after this round (the second run-out)", visible=PUBLIC)
 # caches kept in step with the zones (``moves.refresh`` rebuilds them from the zones)
-S.book("km", NK, "bit mask of the offer slots holding each kind")
-S.book("top", NK, "the top value of each of the seat's towers, EMPTY (16) if none", owner=True)
-S.book("ver", 1, "bumped whenever the offer or a tower changes (strategies cache on it)")
+S.book("km", NK, "bit mask of the offer slots holding each kind", visible=PUBLIC)
+S.book("top", NK, "the top value of each of the seat's towers, EMPTY (16) if none", owner=True,
+       visible=PUBLIC)
+S.book("ver", 1, "bumped whenever the offer or a tower changes (strategies cache on it)",
+       visible=PUBLIC)
+# the rules' own memo (moves.kind_can): counts of the public offer on public towers, and
+# which seat they are for; the strategies count for themselves (they never write the table)
 S.book("can", NK, "the most offer cards of each kind seat can_seat can place on its towers "
-       "(-1: not counted since that tower or the offer changed)")
-S.book("can_seat", 1, "the seat st[S_CAN:] counts for (-1: none)")
+       "(-1: not counted since that tower or the offer changed)", visible=PUBLIC)
+S.book("can_seat", 1, "the seat st[S_CAN:] counts for (-1: none)", visible=PUBLIC)
 # the builder's plan, written by its strategy at the build's first sub-decision and
 # answered from in the next ones: the kind to tear down or -1, the cards, the offer
-# slots in placement order
-S.scratch("plan_tear", 1, "the plan's tear-down: a kind, or -1")
-S.scratch("plan_for", 1, "the round (+1) whose build the plan is for")
-S.scratch("plan_done", 1, "the plan's steps played so far (its build's steps, when all were its own)")
-S.scratch("plan_n", 1, "the plan's card count (it must equal the bid)")
-S.scratch("plan", MAXOFF, "the plan's offer slots in placement order")
+# slots in placement order.  It lasts from one decision to the next, so it is each
+# seat's own memory (seat s's at S_PLAN_TEAR + s, ..., S_PLAN + s * MAXOFF)
+S.scratch("plan_tear", 1, "the plan's tear-down: a kind, or -1", owner=True)
+S.scratch("plan_for", 1, "the round (+1) whose build the plan is for", owner=True)
+S.scratch("plan_done", 1, "the plan's steps played so far (its build's steps, when all were its own)",
+          owner=True)
+S.scratch("plan_n", 1, "the plan's card count (it must equal the bid)", owner=True)
+S.scratch("plan", MAXOFF, "the plan's offer slots in placement order", owner=True)
+S.scratch("pc", 3, "the seat's reference plan, cached until st[S_VER] changes: version, cards, "
+          "tear-down (strategies.five_towers.reference_plan)", owner=True)
+# working memory: written before it is read, within one decision
 S.scratch("dp", 1 << MAXOFF, "the placement search's table (moves.search)")
 S.scratch("seq", MAXOFF, "a searched placement order (moves.search)")
 S.scratch("tmp", MAXOFF, "strategies' per-kind counts")
-S.scratch("pc", 3 * MAXP, "the reference plan cached per seat: version, cards, tear-down")
 MAXACT = MAXOFF + 1  # the most legal actions: a pass and bids 1..8 (tear: 6, place: 8)
 S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
 S.give(start=("tow",), pool=("draw",),

@@ -4,7 +4,9 @@ Reading order follows the rulebook: events, placement legality and the exhaustiv
 placement search (what "a bid must be buildable" means), the legality of each decision
 and ``legal`` (every legal action of the pending one), the offer and the reshuffle,
 building (tear-down, placement), cleanup and scoring.  Strategies read the state and use
-the search; only the kernel changes the zones.
+the search; only the kernel changes the table (the zones and the books, its memo
+``kind_can`` included): what a strategy calls here writes working memory only
+(``max_buildable_fresh``, ``legal``, ``search``).
 """
 import numpy as np
 
@@ -217,8 +219,9 @@ def kind_can(st, seat, k):
     """The most offer cards of kind k that seat can place on its tower as it stands
     (most_legal), counted once: st[S_CAN + k] for seat st[S_CAN_SEAT], -1 until counted
     (the offer changing, or a placement or tear-down on a tower of the kind, makes it -1
-    again; another seat's question starts afresh).  The bid checks, the tear-down and
-    placement checks and the strategies' max_buildable share it."""
+    again; another seat's question starts afresh).  The rules' own memo: the bid checks
+    and the tear-down and placement checks share it; a strategy never writes the table,
+    so it counts afresh instead (``kind_count`` without ``memo``)."""
     if st[S_CAN_SEAT] != seat:
         for q in range(NK):
             st[S_CAN + q] = -1
@@ -230,10 +233,20 @@ def kind_can(st, seat, k):
     return c
 
 
-@helper("int64(ST, int64)")
-def max_buildable(st, seat):
+@helper("int64(ST, int64, int64, boolean)", paste=True)
+def kind_count(st, seat, k, memo):
+    """kind_can's count: with ``memo`` the rules' (counted once, in their book), without
+    it counted afresh, writing nothing but working memory (a strategy's question)."""
+    if memo:
+        return kind_can(st, seat, k)
+    return most_legal(st, st[S_KM + k], top(st, seat, k))
+
+
+@helper("int64(ST, int64, boolean)", paste=True)
+def buildable(st, seat, memo):
     """The largest bid seat may make: the most offer cards it can place legally, with the
-    best optional tear-down when tear-downs happen before building."""
+    best optional tear-down when tear-downs happen before building (``memo``: the rules'
+    count, kind_count)."""
     n0 = 0
     gain = 0
     before = st[R_TEAR_AFTER] == 0
@@ -241,11 +254,24 @@ def max_buildable(st, seat):
         slots = st[S_KM + k]
         if slots == 0:
             continue
-        c0 = kind_can(st, seat, k)
+        c0 = kind_count(st, seat, k, memo)
         n0 += c0
         if before and c0 < popcount(slots) and tearable(st, seat, k):
             gain = max(gain, most_legal(st, slots, below_top(st, seat, k)) - c0)
     return n0 + gain
+
+
+@helper("int64(ST, int64)")
+def max_buildable(st, seat):
+    """The largest bid seat may make (buildable), as the rules count it: in their memo."""
+    return buildable(st, seat, True)
+
+
+@helper("int64(ST, int64)")
+def max_buildable_fresh(st, seat):
+    """max_buildable for a strategy: the same count made afresh, without the rules' memo
+    (a strategy reads and writes only what its seat may: never the table)."""
+    return buildable(st, seat, False)
 
 
 @helper("int64(ST, int64, int64)")
@@ -307,20 +333,21 @@ def must_open(st, seat):
     return st[S_SPOKEN] == 0 and max_buildable(st, seat) > 0
 
 
-@helper("boolean(ST, int64, int64, int64, int64, int64)")
-def can_place(st, seat, need, k, t, slots):
+@helper("boolean(ST, int64, int64, int64, int64, int64, boolean)")
+def can_place(st, seat, need, k, t, slots, memo):
     """Can seat still place ``need`` offer cards when its tower of kind k (-1: none) has
     top t and the offer keeps ``slots`` of that kind (after a tear-down or a placement
     there), the other towers as they stand?  The kinds are independent, so that is the
-    most per kind, summed: the other kinds first (counted once per build), kind k last."""
+    most per kind, summed: the other kinds first (with ``memo`` counted once per build,
+    in the rules' memo; without, afresh: kind_count), kind k last."""
     if need <= 0:
         return True
-    known = st[S_CAN_SEAT] == seat
+    known = memo and st[S_CAN_SEAT] == seat
     n = 0
     for q in range(NK):
         if q != k and st[S_KM + q] != 0:
             c = st[S_CAN + q] if known else -1  # (kind_can, without a call when counted)
-            n += c if c >= 0 else kind_can(st, seat, q)
+            n += c if c >= 0 else kind_count(st, seat, q, memo)
             if n >= need:
                 return True
     if k >= 0 and slots != 0:
@@ -333,34 +360,34 @@ TEAR_NO_TOP, TEAR_NO_ROOM = 1, 2            # not a tower with a top to lose; th
 PLACE_NO_CARD, PLACE_NO_FIT, PLACE_NO_ROOM = 1, 2, 3  # no card there; not on its tower; the rest
 
 
-@helper("int64(ST, int64, int64)")
-def tear_refusal(st, seat, k):
+@helper("int64(ST, int64, int64, boolean)")
+def tear_refusal(st, seat, k, memo):
     """0 if seat may tear down the top of its tower of kind k now (-1: no tear-down), else
     why not: the tower has no top to lose (empty, or capped by a 0), or, before placing,
-    the bid could no longer be placed."""
+    the bid could no longer be placed (``memo``: the rules' count, can_place)."""
     if not (k == -1 or (0 <= k < NK and tearable(st, seat, k))):
         return TEAR_NO_TOP
     if st[R_TEAR_AFTER] != 0:
         return 0
     if k < 0:
-        ok = can_place(st, seat, st[S_HIGH], -1, 0, 0)
+        ok = can_place(st, seat, st[S_HIGH], -1, 0, 0, memo)
     else:
-        ok = can_place(st, seat, st[S_HIGH], k, below_top(st, seat, k), st[S_KM + k])
+        ok = can_place(st, seat, st[S_HIGH], k, below_top(st, seat, k), st[S_KM + k], memo)
     return 0 if ok else TEAR_NO_ROOM
 
 
-@helper("int64(ST, int64, int64)")
-def place_refusal(st, seat, j):
+@helper("int64(ST, int64, int64, boolean)")
+def place_refusal(st, seat, j, memo):
     """0 if seat may place offer slot j's card now, else why not: the slot holds no card,
     the card does not go on seat's tower of its kind, or the rest of the bid could no
-    longer be placed."""
+    longer be placed (``memo``: the rules' count, can_place)."""
     if not (0 <= j < st[S_OFFER_N]) or st[S_OFFER + j] < 0:
         return PLACE_NO_CARD
     c = st[S_OFFER + j]
     k = (c >> 4) & 7
     if not goes_on(c & 15, st[S_TOP + seat * NK + k]):  # (top)
         return PLACE_NO_FIT
-    if not can_place(st, seat, st[S_HIGH] - st[S_PLACED] - 1, k, c & 15, st[S_KM + k] & ~(1 << j)):
+    if not can_place(st, seat, st[S_HIGH] - st[S_PLACED] - 1, k, c & 15, st[S_KM + k] & ~(1 << j), memo):
         return PLACE_NO_ROOM
     return 0
 
@@ -381,23 +408,27 @@ def legal(st):
     buffer (4 numbers each, from ``S_ACTS``); returns how many.  The same tests as
     ``step``'s: a pass (unless the start player must open), then every buildable bid; or
     every tear-down choice (-1 first) that leaves the bid placeable; or every offer slot
-    that goes on its tower and leaves the rest of the bid placeable."""
+    that goes on its tower and leaves the rest of the bid placeable.  Counted afresh,
+    without the rules' memo: a strategy asks it (a build it has no plan for), and so does
+    the search player on the real position, where only working memory may be written."""
     me = st[S_ACTOR]
     ph = st[S_PHASE]
     n = 0
     if ph == D_BID:
-        if not must_open(st, me):
+        # must_open's and bid_legal's count, made once: bid b is legal exactly when
+        # high < b <= offer_n and b <= max_buildable (bid_legal stops as soon as b fit)
+        most = max_buildable_fresh(st, me)
+        if not (st[S_SPOKEN] == 0 and most > 0):  # (must_open)
             n = _put(st, n, 0)
-        for b in range(st[S_HIGH] + 1, st[S_OFFER_N] + 1):
-            if bid_legal(st, me, b):
-                n = _put(st, n, b)
+        for b in range(st[S_HIGH] + 1, min(st[S_OFFER_N], most) + 1):
+            n = _put(st, n, b)
     elif ph == D_TEAR:
         for k in range(-1, NK):
-            if tear_refusal(st, me, k) == 0:
+            if tear_refusal(st, me, k, False) == 0:
                 n = _put(st, n, k)
     else:
         for j in range(st[S_OFFER_N]):
-            if place_refusal(st, me, j) == 0:
+            if place_refusal(st, me, j, False) == 0:
                 n = _put(st, n, j)
     return n
 
@@ -453,6 +484,7 @@ def discard_offer(st):
     st[S_OFFER_N] = 0
     for k in range(NK):
         st[S_KM + k] = 0
+    st[S_VER] += 1  # the offer changed (a cache on the version must not outlive it)
     forget_all(st)
 
 

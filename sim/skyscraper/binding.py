@@ -15,8 +15,8 @@ from cardlab.sim import engine, give, search
 from cardlab.sim.jit import LOOP, helper
 from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.skyscraper.layout import (
-    A_STOP, D_PLAY, ENGINE, GIVE, MAXP, NT, REDEAL, R_PLAYERS, S_HAND, S_HELD, S_MASK, S_PHASE,
-    S_SIZE,
+    A_STOP, CLEAR, D_PLAY, ENGINE, GIVE, MAXP, NT, REDEAL, R_PLAYERS, S_HAND, S_HELD, S_MASK,
+    S_PHASE, S_SIZE,
 )
 from cardlab.sim.skyscraper.moves import legal, progress, restrict_bits
 from cardlab.sim.skyscraper.kernel import give_begin, give_deal, refill, setup, start_turn, step
@@ -66,7 +66,7 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR, no_table_cards, no_table_put,
                          restrict_bits, search.listed, legal, False)
 
 

@@ -6,7 +6,7 @@ bookkeeping and, in trace mode, the event buffer at the end.  Every compiled hel
 takes just ``st`` (array arguments are costly in numba calls), and a trace snapshot
 is simply ``st[:ZONES_END]``.
 """
-from cardlab.sim.schema import COUNTS, NOBODY, OWNER, PILE, TABLE, Schema
+from cardlab.sim.schema import COUNTS, NOBODY, OWNER, PILE, PUBLIC, TABLE, Schema
 
 MAXP = 4            # seats
 FLOOR_LIMIT = 15    # the largest allowed floor_max
@@ -54,10 +54,10 @@ S.seats("hsize", "cards in the seat's hand")
 S.zone("hand", NT, "the seat's cards, a count per card type", owner=True, visible=OWNER,
        encoding=COUNTS)
 S.zone("tower", MAXF * FW, "the seat's floors, bottom first: FW numbers per floor "
-       "(card types, values, dogs)", owner=True, encoding=TABLE)
+       "(card types, values, dogs)", owner=True, visible=PUBLIC, encoding=TABLE)
 S.zone("draw", DECK_MAX, "the draw pile, top = last", visible=NOBODY, encoding=PILE,
        count="draw_n")
-S.zone("disc", DECK_MAX, "the discard pile, newest last", encoding=PILE, count="disc_n")
+S.zone("disc", DECK_MAX, "the discard pile, newest last", visible=PUBLIC, encoding=PILE, count="disc_n")
 S.end_zones()
 S.book("moves", 1, "events this game (to spot a table where nothing moves)")
 S.book("mark_moves", 1, "events at the start of the last round (stuck-table check)")
@@ -65,7 +65,8 @@ S.book("mark_rng", 1 + MAXP, "the chance stream's first word, then each seat str
        "of the last round (stuck-table check)")
 MAXACT = 96
 S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal, the random strategy), 4 ints each")
-S.scratch("shortcut_off", 1, "1: never jump to the turn cap on a stuck table (a test's switch)")
+S.book("shortcut_off", 1, "1: never jump to the turn cap on a stuck table (a test's switch)",
+       visible=PUBLIC)
 S.give(start=("hand",), pool=("draw", "hand"),
        note="the seat's dealt hand (with seat 0's first draw); copies come from the draw pile "
        "and the other hands")

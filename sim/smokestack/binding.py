@@ -15,8 +15,8 @@ from cardlab.sim import engine, give, search
 from cardlab.sim.jit import LOOP, helper
 from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.sim.smokestack.layout import (
-    D_DOUBLE, D_STALL, D_SWAP, D_SWEEP, ENGINE, GIVE, MAXCH, MAXL, MAXP, NT, REDEAL, R_PLAYERS,
-    S_ACTOR, S_CH, S_HELD, S_LAY, S_NCH, S_NLAY, S_PASSES, S_PHASE, S_SIZE,
+    CLEAR, D_DOUBLE, D_STALL, D_SWAP, D_SWEEP, ENGINE, GIVE, MAXCH, MAXL, MAXP, NT, REDEAL,
+    R_PLAYERS, S_ACTOR, S_CH, S_HELD, S_LAY, S_NCH, S_NLAY, S_PASSES, S_PHASE, S_SIZE,
 )
 from cardlab.sim.smokestack.moves import legal, progress, restrict_bits, settle
 from cardlab.sim.smokestack.kernel import (
@@ -78,7 +78,7 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, no_table_cards, no_table_put,
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR, no_table_cards, no_table_put,
                          restrict_bits, search.listed, legal, False)
 
 

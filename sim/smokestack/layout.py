@@ -12,7 +12,7 @@ layout slot (only a short last deal leaves one).
 """
 import numpy as np
 
-from cardlab.sim.schema import NOBODY, PILE, SLOTS, TABLE, Schema
+from cardlab.sim.schema import NOBODY, PILE, PUBLIC, SLOTS, TABLE, Schema
 
 MAXP = 8            # seats
 MAXL = 8            # layouts per seat (the largest allowed max_layouts)
@@ -72,25 +72,32 @@ S.counter("turn", "turns played so far (sweeps and stalls are not turns)")
 S.counter("cur", "the mover: the seat whose turn it is")
 S.seats("nlay", "layouts of the seat")
 S.seats("nch", "chimneys of the seat")
-S.zone("center", 4, "the four face-up center cards (-1: not dealt yet)", encoding=SLOTS)
+S.zone("center", 4, "the four face-up center cards (-1: not dealt yet)", visible=PUBLIC, encoding=SLOTS)
 S.zone("lay", MAXL * 4, "the seat's face-up layouts, 4 card slots each (-1: empty); the "
-       "first nlay count", owner=True, encoding=TABLE)
+       "first nlay count", owner=True, visible=PUBLIC, encoding=TABLE)
 S.zone("ch", MAXCH * 4, "the seat's chimneys, 4 cards each; the first nch count", owner=True,
-       encoding=TABLE)
+       visible=PUBLIC, encoding=TABLE)
 S.zone("stock", NCARDS, "the stock, top = last", visible=NOBODY, encoding=PILE, count="stock_n")
-S.zone("rem", NCARDS, "cards out of the game (stall_removed=discard)", encoding=PILE,
+S.zone("rem", NCARDS, "cards out of the game (stall_removed=discard)", visible=PUBLIC, encoding=PILE,
        count="rem_n")
 S.end_zones()
-S.book("passes", 1, "consecutive turns without a swap")
-S.book("over", 1, "1 once the stock is empty (the game is over)")
-S.book("sweeps", 1, "sweeps the seat called this game", owner=True)
-S.book("ask_k", 1, "the sweep question: the seat asked is the k-th from the mover")
-S.book("swept", 1, "the sweep question: sweeps called before this turn")
+# the rules' books: all public (each follows from public events: passes, sweeps, the stock
+# count, the sweep question's progress), so a re-deal keeps them as they are
+S.book("passes", 1, "consecutive turns without a swap (every pass is seen)", visible=PUBLIC)
+S.book("over", 1, "1 once the stock is empty (the game is over; stock_n is public)", visible=PUBLIC)
+S.book("sweeps", 1, "sweeps the seat called this game (every sweep is seen)", owner=True,
+       visible=PUBLIC)
+S.book("ask_k", 1, "the sweep question: the seat asked is the k-th from the mover", visible=PUBLIC)
+S.book("swept", 1, "the sweep question: sweeps called before this turn", visible=PUBLIC)
 S.book("bver", 1, "layouts version: bumped at the start of every sweep question and after "
-       "every sweep (the layouts do not change in between; strategies' caches key on it)")
+       "every sweep (the layouts do not change in between; strategies' caches key on it)",
+       visible=PUBLIC)
 S.scratch("tmp", MAXL * 4, "the rules' working memory: one seat's layouts during a sweep")
-S.scratch("best", MAXP, "strategies' cache: best progress per seat ...")
-S.scratch("bstamp", MAXP, "... valid while its stamp equals st[S_BVER]")
+# each seat's strategy keeps its own cache (a seat's memory is its own: no seat reads what
+# another seat's strategy computed); words seat * MAXP + s are about seat s's layouts
+S.scratch("best", MAXP, "each seat's own strategy cache: best progress of every seat ...",
+          owner=True)
+S.scratch("bstamp", MAXP, "... valid while its stamp equals st[S_BVER]", owner=True)
 MAXACT = MAXL * 16 + 1  # the swap: every (layout, slot, center slot) and the pass
 S.scratch("acts", 4 * MAXACT, "legal-action buffer (legal), 4 ints each")
 S.give(start=("lay",), pool=("stock", "lay"),

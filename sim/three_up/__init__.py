@@ -128,7 +128,8 @@ class ThreeUp(Game):
     # (sim/observe.py) a hand is a stack of card ids per type with its count (S_HCNT) and
     # the mask of its types (S_HMASK): read and written here; and while seats still choose
     # their up cards, each one's six dealt positions (S_DEALT) must name the cards its
-    # re-dealt hand now holds
+    # re-dealt hand now holds (once chosen, they are cleared).  As the compiled
+    # ``kernel.table_put``: nothing of the old hand is left behind.
     @staticmethod
     def zone_cards(st: np.ndarray, name: str, seat: int | None) -> list[int]:
         if name != "hand":
@@ -143,6 +144,7 @@ class ThreeUp(Game):
             return False
         o = seat * L.NT
         st[L.S_HCNT + o:L.S_HCNT + o + L.NT] = 0
+        st[L.S_HAND + o * L.MAXK:L.S_HAND + (o + L.NT) * L.MAXK] = 0  # the cards that left it
         m = 0
         for c in cards:
             t = int(st[L.R_TYPE + c])
@@ -151,9 +153,19 @@ class ThreeUp(Game):
             st[L.S_HCNT + o + t] = k + 1
             m |= 1 << t
         st[L.S_HMASK + seat] = m  # the types it holds (its owner's information, like the hand)
+        dealt = np.zeros(L.NDEAL, dtype=np.int64)
         if st[L.S_PHASE] == L.D_UP and seat >= st[L.S_ACTOR]:  # its up choice is to come
-            st[L.S_DEALT + seat * L.NDEAL:L.S_DEALT + (seat + 1) * L.NDEAL] = cards
+            dealt[:len(cards)] = cards
+        st[L.S_DEALT + seat * L.NDEAL:L.S_DEALT + (seat + 1) * L.NDEAL] = dealt
         return True
+
+    @staticmethod
+    def after_redeal(st: np.ndarray) -> None:
+        """The seats the game does not have hold no hand mask and no dealt cards (as
+        ``kernel.clear_unseated``)."""
+        P = int(st[L.R_PLAYERS])
+        st[L.S_HMASK + P:L.S_HMASK + L.MAXP] = 0
+        st[L.S_DEALT + P * L.NDEAL:L.S_DEALT + L.MAXP * L.NDEAL] = 0
 
     # ------------------------------------------------------------ traces
     @staticmethod

@@ -14,7 +14,7 @@ from numba import njit
 from cardlab.sim import engine, give, search
 from cardlab.sim.jit import LOOP, helper
 from cardlab.sim.three_up.layout import (
-    ENGINE, GIVE, MAXP, NT, REDEAL, R_PLAYERS, R_TYPE, S_HCNT, S_HELD, S_SIZE, S_WIN,
+    CLEAR, ENGINE, GIVE, MAXP, NT, REDEAL, R_PLAYERS, R_TYPE, S_HCNT, S_HELD, S_SIZE, S_WIN,
 )
 from cardlab.sim.three_up.moves import is_legal, legal, progress, restrict_bits
 from cardlab.sim.three_up.kernel import (
@@ -67,7 +67,7 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 @njit(cache=True, nogil=True)
 def search_decide(st, me, p):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
-    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, table_cards, table_put,
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR, table_cards, table_put,
                          restrict_bits, search.listed, legal, False)
 
 

@@ -22,8 +22,8 @@ from cardlab.sim.jit import helper, illegal1, illegal3, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.three_up.layout import (
-    A_PICKUP, A_STOP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, HAND, MAXK, NDEAL, NT, R_TYPE,
-    S_DEALT, S_HAND, S_HCNT, P_CHOSEN, P_DOWN,
+    A_PICKUP, A_STOP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, HAND, MAXK, MAXP, NDEAL, NT,
+    R_TYPE, S_DEALT, S_HAND, S_HCNT, P_CHOSEN, P_DOWN,
     P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP, R_MAX_TURNS, R_NCARDS,
     R_PLAYERS, S_ACTOR, S_ACTS, S_DOWN_N, S_DRAW, S_DRAW_N, S_END, S_GAVE_UP, S_HAND_N,
     S_EXTRA, S_LENGTH, S_MASK, S_MAY_DRAW, S_OWED, S_PHASE, S_PICKED, S_SCORE, S_TOP, S_TURN,
@@ -265,7 +265,10 @@ def step(st, act):
 
 # ---------------------------------------------------------------- re-deals (sim/redeal.py)
 # A hand is the one hidden zone a re-deal cannot read generically: a stack of card ids
-# per type with its count (S_HCNT).
+# per type with its count (S_HCNT).  Its derived books (S_HMASK, S_DEALT: hidden from the
+# other seats, ``derived`` in the layout) are re-made here from the re-dealt hand, and
+# nothing of the hand it held is left behind (the stacks' unused slots, the dealt
+# positions of an up choice already made).
 
 
 @helper("int64(ST, int64, int64, ST, int64)")
@@ -279,13 +282,27 @@ def table_cards(st, offset, seat, pool, k):
     return k
 
 
+@helper("void(ST)")
+def clear_unseated(st):
+    """The seats the game does not have (players..MAXP-1) hold no hand mask and no dealt
+    cards: a re-deal leaves nothing in their derived books either."""
+    for s in range(st[R_PLAYERS], MAXP):
+        st[S_HMASK + s] = 0
+        for i in range(NDEAL):
+            st[S_DEALT + s * NDEAL + i] = 0
+
+
 @helper("void(ST, int64, int64, ST, int64, int64)")
 def table_put(st, offset, seat, pool, k, n):
-    """pool[k:k+n] becomes seat's hand (stacks, counts and mask by type); while its up choice is
-    still to come, its six dealt positions name the new cards."""
+    """pool[k:k+n] becomes seat's hand (stacks, counts and mask by type; the stacks' unused
+    slots cleared: they held the cards that left the hand); while its up choice is still
+    to come, its six dealt positions name the new cards, and once made they are cleared
+    (they named the old hand's cards)."""
     o = seat * NT
     for t in range(NT):
         st[S_HCNT + o + t] = 0
+    for i in range(NT * MAXK):
+        st[S_HAND + o * MAXK + i] = 0
     m = np.int64(0)
     for i in range(n):
         c = pool[k + i]
@@ -295,6 +312,7 @@ def table_put(st, offset, seat, pool, k, n):
         st[S_HCNT + o + t] = j + 1
         m |= np.int64(1) << t
     st[S_HMASK + seat] = m
-    if st[S_PHASE] == D_UP and seat >= st[S_ACTOR]:
-        for i in range(n):
-            st[S_DEALT + seat * NDEAL + i] = pool[k + i]
+    choosing = st[S_PHASE] == D_UP and seat >= st[S_ACTOR]
+    for i in range(NDEAL):
+        st[S_DEALT + seat * NDEAL + i] = pool[k + i] if choosing and i < n else 0
+    clear_unseated(st)

@@ -33,7 +33,7 @@ numbers (the fields a decision does not name are 0):
 """
 from __future__ import annotations
 
-from cardlab.sim.schema import NOBODY, OWNER, PILE, TABLE, VALUES, Schema
+from cardlab.sim.schema import NOBODY, OWNER, PILE, PUBLIC, TABLE, VALUES, Schema
 
 MAXP = 6            # seats
 MAXC = 128          # cards in the deck at most
@@ -146,32 +146,40 @@ S.seats("down_n", "the seat's down cards left")
 S.zone("hcnt", NT, "the seat's hand as a count per card type (numbers, not cards: the "
        "cards are in 'hand')", owner=True, visible=OWNER, encoding=VALUES)
 S.zone("draw", MAXC, "the draw pile, top = last", visible=NOBODY, encoding=PILE, count="draw_n")
-S.zone("pile", MAXC, "the discard pile, top = last", encoding=PILE, count="pile_n")
-S.zone("gone", MAXC, "cards cleared, in the order they left", encoding=PILE, count="gone_n")
+S.zone("pile", MAXC, "the discard pile, top = last", visible=PUBLIC, encoding=PILE, count="pile_n")
+S.zone("gone", MAXC, "cards cleared, in the order they left", visible=PUBLIC, encoding=PILE, count="gone_n")
 S.zone("hand", NT * MAXK, "the seat's hand by type: a stack of MAXK card ids per type, "
        "the first hcnt of each", owner=True, visible=OWNER, encoding=TABLE)
-S.zone("up", NUP, "the seat's face-up cards (the first up_n)", owner=True, encoding=PILE,
+S.zone("up", NUP, "the seat's face-up cards (the first up_n)", owner=True, visible=PUBLIC, encoding=PILE,
        count="up_n")
 S.zone("down", NDOWN, "the seat's face-down cards, in deal order (played last first)",
        owner=True, visible=NOBODY, encoding=PILE, count="down_n")
 S.end_zones()
-S.book("ucnt", NT, "the seat's up cards as a count per card type", owner=True)
+# the up cards by type: numbers that follow the public up cards (every seat can count them)
+S.book("ucnt", NT, "the seat's up cards as a count per card type", owner=True, visible=PUBLIC)
 S.book("hmask", 1, "the seat's hand as a bit mask of card types: bit t set when it holds a "
        "card of type t (st[S_HCNT + seat*NT + t] > 0); the owner's information, like the hand "
-       "(a re-deal rebuilds it: kernel.table_put, ThreeUp.put_zone_cards)", owner=True)
-S.book("pickc", 4, "pick-ups this game by reason (P_*), not tallied")
-S.book("pick0", 1, "pick-ups of an empty pile this game")
-S.book("gave_up", 1, "chains given up by an empty hand (empty_hand_in_chain=draw)")
-S.book("stopped", 1, "chains a seat ended by choice (A_STOP, extra_discards=hand_optional)")
-S.book("dealt", NDEAL, "the six cards dealt for the up choice, in deal order: the "
-       "positions an up choice names", owner=True)
-# the turn in progress (a copy of st at any decision plays on from here)
-S.book("owed", 1, "discards the turn still owes (1, plus what a Clear +1/+2 adds)")
-S.book("may_draw", 1, "1: the optional draw comes before the next owed discard")
+       "(a re-deal rebuilds it from the re-dealt hand: kernel.table_put, ThreeUp.put_zone_cards)",
+       owner=True, visible=OWNER, derived=True)
+# counts of public events (kept for the analysis, never read by the rules)
+S.book("pickc", 4, "pick-ups this game by reason (P_*), not tallied (hidden: with "
+       "must_play_if_able=false, 'chosen' against 'no_discard' says whether the hand could play)")
+S.book("pick0", 1, "pick-ups of an empty pile this game", visible=PUBLIC)
+S.book("gave_up", 1, "chains given up by an empty hand (empty_hand_in_chain=draw)", visible=PUBLIC)
+S.book("stopped", 1, "chains a seat ended by choice (A_STOP, extra_discards=hand_optional)",
+       visible=PUBLIC)
+S.book("dealt", NDEAL, "the six cards dealt for the up choice, in deal order: the positions "
+       "an up choice names; the seat's own cards (a re-deal re-makes it from the re-dealt hand "
+       "while the seat's up choice is to come and clears it once made: kernel.table_put, "
+       "ThreeUp.put_zone_cards)", owner=True, visible=OWNER, derived=True)
+# the turn in progress (a copy of st at any decision plays on from here): every seat saw
+# the discards that made it, so it is public, and a re-deal keeps it
+S.book("owed", 1, "discards the turn still owes (1, plus what a Clear +1/+2 adds)", visible=PUBLIC)
+S.book("may_draw", 1, "1: the optional draw comes before the next owed discard", visible=PUBLIC)
 S.book("picked", 1, "1: the turn ended with a pick-up (no draw back up to 3 unless "
-       "draw_after_pickup)")
+       "draw_after_pickup)", visible=PUBLIC)
 S.book("extra", 1, "1 once the turn made its first discard: a discard it still owes is an "
-       "extra one (a Clear +1/+2's)")
+       "extra one (a Clear +1/+2's)", visible=PUBLIC)
 # a discard's legal actions: each legal number with 1..all its copies (at most MAXK of a
 # type, MAXN number types), each Clear type, the pick-up, the stop
 MAXACT = MAXN * MAXK + 5
