@@ -6,15 +6,15 @@ seat cannot see is re-dealt.  It cannot see a strategy that reads a hidden word 
 acts on it later, one that writes the state, one that burns the chance stream, or one
 that reads what an earlier decision left behind.  The audit proves it instead, word by
 word: each decision runs in plain Python (``NUMBA_DISABLE_JIT=1``: every compiled
-function is its Python source) on the real state viewed through ``Watched``, an array
-that checks every word read or written against what the schema declares
+function is its Python source) on the real state seen through ``Watched``, a stand-in for
+the array that checks every word read or written against what the schema declares
 (``Schema.word_access``, from each part's visibility):
 
 - **read**: the rules, every public part, the seat's own blocks (its hand, its memory, its
   stream), a pile up to its count, and working memory (the legal-action buffer) only once
   written during this decision;
 - **write**: working memory, the seat's own memory (``S.scratch(..., owner=True)``) and
-  its own stream.
+  its own stream (whose raw words only ``sim/rng.py`` may touch).
 
 Anything else is a ``Violation`` naming the strategy, what was read or written (the part,
 whose block, which word), the seat, the decision and the game/seed, and the line of code
@@ -31,10 +31,11 @@ of the seat.  A rollout heuristic that cheats is caught there and in its own aud
 
 ``audit(...)`` runs one cell (a pool of strategies at a player count, rules and seed);
 ``python -m cardlab.sim.audit GAME`` runs a game's whole plan (``audit_plan``: every
-strategy, the search player with every rollout heuristic, at the fewest, default and
-most players, each parameter at its bounds, the report's rule variants and a mixed pool)
-and prints JSON; ``sim/testing.check_audit`` and ``cardlab audit`` start it in a process
-of their own.
+heuristic at every player count, each parameter at its bounds, the search player with
+every rollout heuristic, rule variants, mixed pools), with line coverage and the re-deal
+checks (``check_redeal``, ``check_clear_is_safe``), and prints JSON;
+``sim/testing.check_audit`` and ``cardlab audit`` start it in a process of their own
+(``run_audit``).  docs/honesty.md says how to read it.
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ import json
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -244,7 +245,8 @@ class Watched:
 
     def view(self, dtype=None, type=None):
         if type is not None:
-            return self._read_all().view(dtype, type) if dtype is not None else self._read_all().view(type=type)
+            a = self._read_all()  # a view of another type: on a copy, every word read
+            return a.view(dtype, type) if dtype is not None else a.view(type=type)
         return Watched(self._a.view(dtype) if dtype is not None else self._a.view(), self._ctx)
 
     def __getitem__(self, idx):
@@ -289,7 +291,8 @@ class Watched:
 
     def __array_function__(self, func, types, args, kwargs):
         if func.__name__ in _SHAPE_ONLY:
-            return func(*(np.empty(x.shape, x.dtype) if isinstance(x, Watched) else x for x in args), **kwargs)
+            shapes = (np.empty(x.shape, x.dtype) if isinstance(x, Watched) else x for x in args)
+            return func(*shapes, **kwargs)
 
         def plain(x, write=False):
             if isinstance(x, Watched):
@@ -361,25 +364,32 @@ def raw(st):
 
 # ------------------------------------------------------------ the trusted code, exempt as designed
 class Trusted:
-    """Installs the exemptions (module globals: plain Python looks them up at each call)."""
+    """The exemptions, installed where plain Python looks them up at each call (module
+    globals of ``sim/rng.py``, ``sim/search.py`` and the game's binding: the audit's own
+    process only)."""
 
     def __init__(self, game, dispatch=None):
         """``dispatch`` replaces the game's strategy dispatch (as a seat's strategy and as the
         search's rollout heuristic): a cheat under test."""
         from cardlab.sim import rng, search
 
-        self.game, self.rng, self.search = game, rng, search
-        self.binding = game.binding()
+        self.game = game
+        self.binding = b = game.binding()
         self.exact: dict[int, Context] = {}   # id of a world that is the real position, unre-dealt
         self.decide_code = search.decide.__code__
-        self.installed = getattr(self.binding, "_audit_orig", None)
-        if self.installed is None:  # the binding's own functions, before any exemption
-            self.binding._audit_orig = {"seed_seat": rng.seed_seat, "copy_position": search.copy_position,
-                                        "determinize": search.determinize, "choose": self.binding.choose,
-                                        "legal": getattr(self.binding, "legal", None)}
-        self.orig = dict(self.binding._audit_orig)
+        if not hasattr(b, "_audit_orig"):  # the functions as they were, before any exemption
+            b._audit_orig = {"seed_seat": rng.seed_seat, "copy_position": search.copy_position,
+                             "determinize": search.determinize, "choose": b.choose,
+                             "legal": getattr(b, "legal", None)}
+        self.orig = dict(b._audit_orig)
         if dispatch is not None:
             self.orig["choose"] = dispatch
+        rng.seed_seat = self.seed_seat
+        search.copy_position = self.copy_position
+        search.determinize = self.determinize
+        b.choose = self.rollout_choose  # the search's rollout heuristic, audited on the real position
+        if self.orig["legal"] is not None:
+            b.legal = self.rollout_legal
 
     def seed_seat(self, st, me):
         """Seeding the seat's own stream reads the seed words: exempt for its own seat."""
@@ -426,7 +436,7 @@ class Lines:
     """Which lines of the given source files ran (``sys.settrace`` on their frames only)."""
 
     def __init__(self, files: list[str]):
-        self.files = {str(Path(f).resolve()) for f in files}
+        self.files = set(files)  # as the modules were imported (their code's file names)
         self.ran: dict[str, set[int]] = {f: set() for f in self.files}
 
     def _global(self, frame, event, arg):
@@ -464,7 +474,7 @@ class Lines:
             can = self.executable(f)
             ran = self.ran[f] & can
             try:
-                name = str(Path(f).relative_to(ROOT))
+                name = str(Path(f).resolve().relative_to(ROOT))
             except ValueError:
                 name = f
             out[name] = {"lines": len(can), "ran": len(ran),
@@ -542,18 +552,10 @@ def audit(game_id: str, pool: str, players: int | None = None, rules: list[str] 
 
 
 def chooser_with(game, trusted: Trusted):
-    """The engine's answer (strategy dispatch or search player), made before the
-    exemptions replaced the binding's ``choose``."""
+    """The engine's answer: the game's strategy dispatch as it was before the exemptions
+    (or the cheat under test), or the search player for its id."""
     b = trusted.binding
     dispatch, decide, search_id = trusted.orig["choose"], b.search_decide, b.ID.mcts
-    b.choose = trusted.rollout_choose  # the search's rollout heuristic, audited on the real position
-    if trusted.orig["legal"] is not None:
-        b.legal = trusted.rollout_legal
-    import cardlab.sim.rng as rng_module
-    import cardlab.sim.search as search_module
-    rng_module.seed_seat = trusted.seed_seat
-    search_module.copy_position = trusted.copy_position
-    search_module.determinize = trusted.determinize
 
     def ask(sid, st, me, p):
         return decide(st, me, p) if sid == search_id else dispatch(sid, st, me, p)
@@ -667,7 +669,8 @@ def check_redeal(game_id: str, positions: int = 30, seed: int = 5) -> dict:
                 src = src.copy()
                 dst = np.zeros(S.size, dtype=np.int64)
                 copy_position(src, dst, L.ENGINE, 0)
-                redeal.determinize(src, dst, seat, players, L.REDEAL, L.CLEAR, np.empty(S.size, dtype=np.int64),
+                redeal.determinize(src, dst, seat, players, L.REDEAL, L.CLEAR,
+                                   np.empty(S.size, dtype=np.int64),
                                    np.empty(L.REDEAL.shape[0] * 8 + 1, dtype=np.int64), tc, tp)
                 worlds.append(("search", dst))
                 worlds.append(("kit", py_determinize(game, src, seat, np.random.default_rng(seed + 7 * k))))
@@ -868,8 +871,9 @@ def summary(result: dict) -> str:
             per.setdefault(name, [0, 0])[0] += n
         for name, n in c["violations_by_strategy"].items():
             per.setdefault(name, [0, 0])[1] += n
-    lines = [f"honesty audit of {result['game']}: {result['decisions']:,} decisions in {len(result['cells'])} "
-             f"settings, " + (f"{result['violations']:,} violations" if result["violations"] else "no violation")]
+    found = f"{result['violations']:,} violations" if result["violations"] else "no violation"
+    lines = [f"honesty audit of {result['game']}: {result['decisions']:,} decisions in "
+             f"{len(result['cells'])} settings, {found}"]
     lines += [f"  {name:<12} {n:>8,} decisions  " + (f"{bad:,} violations" if bad else "honest")
               for name, (n, bad) in sorted(per.items())]
     for f, c in result["coverage"].items():

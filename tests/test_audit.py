@@ -466,3 +466,31 @@ def test_inner_values_caught(runs):
     (``draw_limit=1``)."""
     r = runs["plan:ce_inner_or_rule"]
     assert r["violations"] > 0
+
+
+# ------------------------------------------------------------ the command
+
+def _cardlab(*args):
+    env = dict(os.environ, CARDLAB_HISTORY="off")
+    return subprocess.run([sys.executable, "-m", "cardlab.cli", *args], capture_output=True, text=True,
+                          env=env, cwd=tempfile.gettempdir(), timeout=600)
+
+
+def test_cardlab_audit_summarises_and_refuses_bad_input():
+    """``cardlab audit GAME``: a summary per strategy (decisions, honest or its violations),
+    the line coverage of the strategy module and the search, both re-deal checks; exit 0 when
+    honest.  ``--json`` is the whole result.  Bad input: one line, exit 2."""
+    p = _cardlab("audit", "crazy_eights", "--decisions", "20", "--search-decisions", "2", "-q")
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "honesty audit of crazy_eights:" in out and "no violation" in out
+    assert all(f"  {name}" in out for name in ("reference", "random", "hoarder", "starver", "mcts"))
+    assert "lines run under the audit: strategies/crazy_eights.py" in out
+    assert "re-deals:" in out and "both leave nothing hidden behind" in out
+    assert "what they clear:" in out and "never matters to the rules" in out
+    j = _cardlab("audit", "crazy_eights", "--decisions", "10", "--search-decisions", "1", "--json")
+    r = json.loads(j.stdout)
+    assert j.returncode == 0 and r["violations"] == 0 and r["cells"] and r["coverage"]
+    for args, words in ((("nope",), "unknown game 'nope'"), (("crazy_eights", "--decisions", "0"), "--decisions 0")):
+        bad = _cardlab("audit", *args)
+        assert bad.returncode == 2 and words in bad.stderr and bad.stderr.count("\n") == 1, bad.stderr
