@@ -65,6 +65,10 @@ TABLE = "table"      # game-specific rows (a tower of floors); the game decodes 
 VALUES = "values"    # numbers that are not cards (block heights, caches)
 
 DONE = 0  # st[S_PHASE] once a game is over; decisions are numbered from 1
+# the parts every schema declares itself (the generators, the rule vector, the pending
+# decision and the engine's books): a game's own part may not take one of these names
+RESERVED = ("rng", "seat_rng", "seed", "rules", "phase", "actor", "held", "played", "score", "evc",
+            "mask", "length", "unfinished", "end", "nev", "shape")
 # restricted play (``mcts:never=``): a game's ``restrict_bits`` sets bit t for a card type
 # t an action commits and bit KIND_BIT + k for its named action kind k (``RESTRICT_KINDS``)
 KIND_BIT = 32
@@ -132,6 +136,7 @@ class Schema:
         self.progress_what = ""
         self.close_margin = -1   # -1: no progress declared (the game has no shape figures)
         self.sealed = False
+        self._own = True  # declaring the schema's own parts (RESERVED names)
         if maxp > MAX_SEATS:
             raise SchemaError(f"{game}: {maxp} seats, at most {MAX_SEATS} (sim/rng.MAX_SEATS)")
         # the generators: the chance stream and the seed words decide what comes next (no
@@ -141,12 +146,16 @@ class Schema:
         self._add("seat_rng", 4, "each seat's own stream for its strategy's random choices "
                   "(hidden from the other seats)", "rng", owner=True, visible=OWNER, seats=MAX_SEATS)
         self._add("seed", 2, "the root seed and the game index (a seat stream is seeded from them)", "rng")
+        self._own = False
 
     # ------------------------------------------------------------ declaring
     def _add(self, name: str, size: int, help: str, section: str, *, owner=False,
              visible=NOBODY, encoding=VALUES, count=None, derived=False, seats=None) -> int:
         if self.sealed:
             raise SchemaError(f"{self.game}: part '{name}' declared after seal()")
+        if name in RESERVED and not self._own:
+            raise SchemaError(f"{self.game}: part name '{name}' is the engine's: the reserved names are "
+                              + ", ".join(RESERVED))
         if name in self.parts:
             raise SchemaError(f"{self.game}: part '{name}' declared twice")
         if not isinstance(size, (int, np.integer)) or isinstance(size, bool) or size < 1:
@@ -185,7 +194,9 @@ class Schema:
         if len(set(names)) != len(names):
             raise SchemaError(f"{self.game}: a rule slot is named twice")
         self.rule_names = tuple(names)
+        self._own = True
         first = self._add("rules", len(names), "the rule vector (one slot per knob)", "rules", visible=PUBLIC)
+        self._own = False
         return namedtuple("Rules", names)(*range(first, first + len(names)))
 
     def counter(self, name: str, help: str, *, visible=PUBLIC) -> int:
@@ -211,6 +222,7 @@ class Schema:
     def end_zones(self) -> int:
         """Close the zones: a trace snapshot is st[:ZONES_END].  Adds the pending
         decision and the seat to act (the engine's), and then the engine's bookkeeping."""
+        self._own = True
         self.counter("phase", "the pending decision (0: the game is over)")
         self.counter("actor", "the seat whose decision is pending")
         self.zones_end = self.size
@@ -229,6 +241,7 @@ class Schema:
         self._add("shape", SHAPE_HEAD + self.maxp + SHAPE_LOG_WORDS, "the shape of the game "
                   "(sim/shape.py): the standing at the end of each turn, lead changes, the "
                   "final progress per seat and a log of the sole leader per turn", "book")
+        self._own = False
         return self.zones_end
 
     def progress(self, what: str, *, close: int) -> None:
@@ -287,10 +300,15 @@ class Schema:
 
     # ------------------------------------------------------------ sealing
     def seal(self, namespace: dict | None = None) -> "Schema":
-        """Finish the layout; with ``namespace`` (a layout module's ``globals()``) also
-        define there every derived constant: ``S_<PART>``, ``R_<RULE>``, ``S_RULES``,
-        ``N_RULES``, ``ZONES_END``, ``S_SIZE``, ``EVW``, ``TRACE_ROW``, ``N_EV``, the
-        decision numbers ``D_<DECISION>`` and ``ENGINE`` (the tuple the engine reads)."""
+        """Finish the layout; with ``namespace`` (a layout module's ``globals()``) check
+        that the module assigns every name the schema derives, with its value (the block
+        ``names_block`` writes: ``S_HANDS = S.at("hands")``, ``R_PLAYERS = S.rule("players")``,
+        ``D_PLAY = S.decision("play")``, ``ENGINE = S.engine_tuple()``...): every name a
+        layout's users import is an assignment that grep and an editor find.  With
+        ``CARDLAB_LAYOUT_NAMES=define`` (``scripts/layout_names.py``, writing the block) the
+        missing names are defined instead."""
+        import os
+
         if self.zones_end is None:
             raise SchemaError(f"{self.game}: seal() before end_zones()")
         if not self.rule_names:
@@ -299,12 +317,46 @@ class Schema:
         self.check()
         if namespace is not None:
             consts = self.constants()
-            clash = [k for k in consts if k in namespace and not np.array_equal(namespace[k], consts[k])]
+            clash = [k for k in consts if k in namespace and not _same(namespace[k], consts[k])]
             if clash:
-                raise SchemaError(f"{self.game}: the layout module already defines {', '.join(clash)} "
-                                  "differently: offsets come from the schema only")
-            namespace.update(consts)
+                raise SchemaError(f"{self.game}: the layout module assigns {', '.join(clash)} differently "
+                                  "from the schema: offsets come from the schema only")
+            missing = [k for k in consts if k not in namespace]
+            if missing and os.environ.get("CARDLAB_LAYOUT_NAMES") == "define":
+                namespace.update({k: consts[k] for k in missing})
+            elif missing:
+                raise SchemaError(f"{self.game}: the layout does not assign {', '.join(missing[:8])}"
+                                  f"{' ...' if len(missing) > 8 else ''}: run python scripts/layout_names.py "
+                                  f"{self.game} (it writes every name as an assignment before S.seal)")
         return self
+
+    def at(self, name: str) -> int:
+        """The offset of part ``name`` (``S_HANDS = S.at("hands")``)."""
+        return self.parts[name].offset
+
+    def rule(self, name: str) -> int:
+        """The slot of rule ``name`` (``R_PLAYERS = S.rule("players")``)."""
+        return self.parts["rules"].offset + self.rule_names.index(name)
+
+    def decision(self, name: str) -> int:
+        """The number of decision ``name`` (``D_PLAY = S.decision("play")``), from 1."""
+        return [d for d, _ in self.decisions].index(name) + 1
+
+    def names_block(self) -> str:
+        """Every name the schema derives, as the assignments a layout module holds before
+        ``S.seal(globals())`` (``scripts/layout_names.py`` writes them)."""
+        lines = [NAMES_BEGIN]
+        lines += [f"S_{p.name.upper()} = S.at(\"{p.name}\")" for p in self.parts.values()]
+        lines += [f"R_{r.upper()} = S.rule(\"{r}\")" for r in self.rule_names]
+        lines += [f"D_{d.upper()} = S.decision(\"{d}\")" for d, _ in self.decisions]
+        lines += ["N_RULES = len(S.rule_names)", "ZONES_END = S.zones_end", "S_SIZE = S.size",
+                  "EVW = S.evw", "TRACE_ROW = S.trace_row", "N_EV = len(S.events)", "DONE = S.done",
+                  "ENGINE = S.engine_tuple()", "REDEAL = S.redeal_table()", "CLEAR = S.clear_table()",
+                  "GIVE = S.give_table()", NAMES_END]
+        return "\n".join(lines) + "\n"
+
+    evw = EVW
+    done = DONE
 
     def check(self) -> None:
         """Every part inside the array, none overlapping another (by construction, and
@@ -454,11 +506,16 @@ class Schema:
 
     def write(self, st: np.ndarray, name: str, values, seat: int | None = None) -> None:
         """Set part ``name`` for a hand-built test state: a pile's cards (its counter is
-        set too), a counts zone's counts, or a counter's value."""
+        set too), a counts zone's counts, a slots zone's slots, or a counter's value.  A
+        bit-mask zone takes cards, not words: ``put_cards`` (which takes cards for every
+        encoding)."""
         p = self.parts[name]
         if p.size == 1 and np.ndim(values) == 0:
             st[p.offset + (seat if p.owner else 0)] = int(values)
             return
+        if p.encoding == MASK:
+            raise ValueError(f"{self.game}: '{name}' is a bit-mask zone: give its cards with "
+                             f"S.put_cards(st, '{name}', cards) (S.write would write raw words)")
         values = np.asarray(values, dtype=np.int64)
         if len(values) > p.size:
             raise ValueError(f"{self.game}: {len(values)} values do not fit part '{name}' ({p.size} words)")
@@ -468,6 +525,30 @@ class Schema:
         if p.encoding == PILE:
             cp = self.parts[p.count]
             st[cp.offset + (seat if cp.owner else 0)] = len(values)
+
+    def put_cards(self, st: np.ndarray, name: str, cards, seat: int | None = None) -> None:
+        """Make zone ``name`` (seat's block for a per-seat zone) hold exactly ``cards``
+        (card codes), whatever its encoding: a pile in this order (its counter set too), a
+        counts zone counted by card, a slots zone filled from the first slot (-1 after), a
+        bit-mask zone's bits.  A TABLE zone is the game's own (its ``put_zone_cards``)."""
+        p = self.parts[name]
+        cards = [int(c) for c in cards]
+        blk = p.block(seat)
+        if p.encoding == MASK:
+            if any(not 0 <= c < 63 * p.size for c in cards):
+                raise ValueError(f"{self.game}: a card of {cards} does not fit bit-mask zone '{name}'")
+            st[blk] = 0
+            for c in cards:
+                st[blk.start + c // 63] |= np.int64(1) << np.int64(c % 63)
+        elif p.encoding == COUNTS:
+            if any(not 0 <= c < p.size for c in cards):
+                raise ValueError(f"{self.game}: a card of {cards} is no type of counts zone '{name}'")
+            st[blk] = np.bincount(np.asarray(cards, dtype=np.int64), minlength=p.size)[:p.size]
+        elif p.encoding in (PILE, SLOTS):
+            self.write(st, name, cards, seat)
+        else:
+            raise ValueError(f"{self.game}: zone '{name}' is a {p.encoding} zone: the game's "
+                             "put_zone_cards writes its cards")
 
     def cards(self, st: np.ndarray, name: str, seat: int | None = None,
               card_type: Callable[[int], int] | None = None) -> list[int]:
@@ -520,6 +601,13 @@ class Schema:
             rows.append(f"{p.offset:>6}  {per:>5}  {p.name:<14} {p.visible:<7} {p.encoding:<7} {p.help}")
         return "\n".join(rows)
 
+
+def _same(a, b) -> bool:
+    return np.array_equal(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else a == b
+
+
+NAMES_BEGIN = "# ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal"
+NAMES_END = "# ---- end of the schema's names"
 
 EngineLayout = namedtuple("EngineLayout", "size trace_row rules n_rules phase actor held played "
                                           "score evc mask length unfinished end nev zones_end acts "

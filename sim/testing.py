@@ -92,6 +92,24 @@ def _step_cap(game, setup) -> int:
 
 
 # ------------------------------------------------------------ the checks
+def _where(game, st, g: int, seed: int, players: int, k: int) -> str:
+    """game, seed, players, step, decision and seat of a position, for a failure message."""
+    L = game.layout
+    phase = int(st[L.S_PHASE])
+    decision = game.schema.decisions[phase - 1][0] if phase > 0 else "none (the game is over)"
+    return (f"{game.id} game {g} (seed {seed}, {players} players), step {k}, decision '{decision}' of "
+            f"seat {int(st[L.S_ACTOR])}")
+
+
+def _rules_call(what: str, where: str, fn, *args):
+    """``fn(*args)``; an exception inside the rules becomes a check failure that names the
+    game, seed, step, decision and what was asked (never a bare traceback)."""
+    try:
+        return fn(*args)
+    except Exception as e:  # noqa: BLE001 - any exception in the rules is the finding
+        raise AssertionError(f"{where}: {what} raised {type(e).__name__}: {e}") from e
+
+
 def check_conservation(game_id: str, games: int = 240, seed: int = 3) -> None:
     game = get_game(game_id)
     M, L = game.model(), game.layout
@@ -99,22 +117,76 @@ def check_conservation(game_id: str, games: int = 240, seed: int = 3) -> None:
     for g in range(games):
         players = (game.min_players, game.default_players, game.max_players)[g % 3]
         setup = runner.make_setup(game_id, players, None, None, seed)
-        st = new_game(game, setup, g)
+        st = _rules_call("setup", f"{game_id} game {g} (seed {seed}, {players} players)", new_game, game, setup, g)
         deck = card_census(game, st, players)
         cap = _step_cap(game, setup)
         for k in range(cap):
             if st[L.S_PHASE] == DONE:
                 break
-            act = random_legal(game, st, rng)
-            assert act, f"{game_id} game {g}: decision {st[L.S_PHASE]} of seat {st[L.S_ACTOR]} has no legal action"
-            M.step(st, act)
+            where = _where(game, st, g, seed, players, k)
+            acts = _rules_call("legal", where, legal_actions, game, st)
+            assert acts, f"{where}: no legal action"
+            act = acts[int(rng.integers(len(acts)))]
+            _rules_call(f"step with the listed action {act}", where, M.step, st, act)
             got = card_census(game, st, players)
-            assert got == deck, (f"{game_id} game {g} ({players} players), step {k}: cards changed: "
+            assert got == deck, (f"{where}: cards changed after {act}: "
                                  f"gained {dict(got - deck)}, lost {dict(deck - got)}")
         assert st[L.S_PHASE] == DONE, f"{game_id} game {g}: no end after {cap} random decisions"
         assert 0 <= st[L.S_LENGTH] <= game.max_length(setup.rules)
         if st[L.S_UNFINISHED]:
             assert st[L.S_LENGTH] == game.max_length(setup.rules), f"{game_id} game {g}: unfinished before the cap"
+
+
+def check_legal_complete(game_id: str, games: int = 24, seed: int = 4, per_position: int = 16) -> int:
+    """``legal`` against ``step`` the other way: on positions of random legal play, actions
+    near the listed ones (each declared field of a listed action moved by -1 or +1, the
+    fields a decision does not declare left 0) that ``legal`` does not list must be refused
+    by ``step``, or play exactly like a listed action (an alias: a field its kind does not
+    use); one that plays otherwise is a play the rules allow and ``legal`` left out (a
+    strategy, the search and the kit would never try it).  Returns the candidates tried."""
+    from cardlab.sim.errors import ILLEGAL
+
+    game = get_game(game_id)
+    M, L = game.model(), game.layout
+    rng = np.random.default_rng(seed)
+    tried = 0
+    for g in range(games):
+        players = (game.min_players, game.default_players, game.max_players)[g % 3]
+        setup = runner.make_setup(game_id, players, None, None, seed)
+        st = new_game(game, setup, g)
+        for k in range(_step_cap(game, setup)):
+            if st[L.S_PHASE] == DONE:
+                break
+            acts = legal_actions(game, st)
+            listed = set(acts)
+            fields = len(game.schema.decisions[int(st[L.S_PHASE]) - 1][1].split(","))
+            near = {a[:i] + (a[i] + d,) + a[i + 1:] for a in acts for i in range(fields) for d in (-1, 1)}
+            near = sorted(near - listed)
+            for j in rng.permutation(len(near))[:per_position]:
+                cand = near[int(j)]
+                trial = st.copy()
+                try:
+                    M.step(trial, cand)
+                except ValueError as e:
+                    if e.args and e.args[0] == ILLEGAL:
+                        continue
+                    raise AssertionError(f"{_where(game, st, g, seed, players, k)}: step with {cand} "
+                                         f"raised {e!r} instead of refusing it as illegal") from e
+                finally:
+                    tried += 1
+                # accepted: an alias of a listed action (the same play written with a field the
+                # kind does not use) plays exactly like it; anything else is a play legal left out
+                for a in acts:
+                    twin = st.copy()
+                    M.step(twin, a)
+                    if np.array_equal(twin, trial):
+                        break
+                else:
+                    raise AssertionError(f"{_where(game, st, g, seed, players, k)}: step accepts {cand}, which "
+                                         f"legal does not list and which plays unlike every listed action "
+                                         f"(legal lists {len(acts)}: {acts[:6]}{'...' if len(acts) > 6 else ''})")
+            M.step(st, acts[int(rng.integers(len(acts)))])
+    return tried
 
 
 def check_trace_equals_fast(game_id: str, games: int = 3) -> None:
@@ -370,8 +442,38 @@ def check_golden_trace(game_id: str) -> None:
     assert len(want) == len(got), f"{game_id}: the golden trace has {len(want)} lines, the game now {len(got)}"
 
 
+RANDOM_EDGE = 0.05      # a seat's win share under uniformly random play this far from fair ...
+RANDOM_GAMES = 4000     # ... on this many games, beyond its 95% interval: "worth a look"
+
+
+def random_play_smoke(game_id: str, games: int = RANDOM_GAMES, margin: float = RANDOM_EDGE) -> list[str]:
+    """Every seat's win share when every seat plays the game's ``random`` strategy (uniform
+    over ``legal``), at the default player count: a seat whose 95% interval lies wholly more
+    than ``margin`` from the fair share is "worth a look" (a rule slip such as a discard
+    that wins a trick shows here first).  Not a failure: some games are unfair under random
+    play.  Returns one line per such seat (none: nothing to look at)."""
+    from scipy.stats import binomtest
+
+    game = get_game(game_id)
+    if "random" not in game.strategies:
+        return [f"{game_id}: no 'random' strategy, so no random-play smoke check"]
+    setup = runner.make_setup(game_id, None, None, "random", 29)
+    t = runner.run(setup, games, jobs=1).tally
+    P, fair = setup.players, 1.0 / setup.players
+    out = []
+    for seat in range(P):
+        wins = int(round(float(t.wins[seat])))  # shared wins count a share (rounded for the interval)
+        lo, hi = binomtest(wins, games).proportion_ci(0.95)
+        if lo > fair + margin or hi < fair - margin:
+            out.append(f"{game_id}: worth a look: under uniformly random play seat {seat} wins "
+                       f"{100 * wins / games:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] of {games:,} games "
+                       f"({P} players, fair {100 * fair:.1f}%, margin {100 * margin:.0f} points)")
+    return out
+
+
 CHECKS: dict[str, Callable[[str], object]] = {
     "conservation": check_conservation,
+    "legal_complete": check_legal_complete,
     "trace_equals_fast": check_trace_equals_fast,
     "compiled_equals_python": check_compiled_equals_python,
     "jobs_identical": check_jobs_identical,
@@ -406,6 +508,8 @@ def check_game(game_id: str, only: list[str] | None = None) -> None:
     """Run every conformance check (or ``only`` those) on ``game_id``; AssertionError
     names the check and what failed.  It never writes to the user's run history
     (``no_history``)."""
+    import warnings
+
     get_game(game_id)  # an unknown id fails here, in one line
     with no_history():
         for name in (only or CHECKS):
@@ -413,6 +517,9 @@ def check_game(game_id: str, only: list[str] | None = None) -> None:
                 CHECKS[name](game_id)
             except AssertionError as e:
                 raise AssertionError(f"check_game({game_id!r}): {name} failed: {e}") from e
+        if only is None:  # the smoke check: never a failure, a note worth a look
+            for line in random_play_smoke(game_id):
+                warnings.warn(line, stacklevel=2)
 
 
 def conformance_tests(game_id: str):

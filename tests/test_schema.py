@@ -32,8 +32,8 @@ def _schema(decisions=(("play", "kind,a,b,c"),)):
 
 
 def test_offsets_are_derived_in_order_and_never_overlap():
-    ns = {}
-    S = _schema().seal(ns)
+    S = _schema().seal()
+    ns = S.constants()
     # the generators first (the chance stream, the seats' streams, the seed words)
     assert (ns["S_RNG"], ns["S_SEAT_RNG"], ns["S_SEED"]) == (0, SEAT_RNG, SEED_AT)
     R0 = SEED_AT + 2
@@ -233,8 +233,8 @@ def test_every_part_is_hidden_unless_declared_otherwise():
 def test_word_access_is_what_a_seat_may_read_and_write():
     S = _schema()
     S.scratch("memory", 2, "a seat's memory", owner=True)
-    ns = {}
-    S.seal(ns)
+    S.seal()
+    ns = S.constants()
     st = S.new_state(np.array([3, 2]))
     S.write(st, "draw", [1, 2, 3])
     readable, writable, working = S.word_access(st, 1)
@@ -273,3 +273,61 @@ def test_the_clear_table_names_hidden_books_memory_and_pile_tails():
     assert rows["secret"] == (1, 1, 2, -1, 0) and rows["memory"] == (2, 3, 1, -1, 0)
     assert rows["draw"][3] == S.parts["draw_n"].offset and rows["draw"][:3] == (10, 1, 2)
     assert "remade" not in rows and "seen" not in rows and "acts" not in rows and "rng" not in rows
+
+
+def test_reserved_names_are_refused_with_the_list():
+    S = Schema("toy", maxp=2, n_types=2, events=("e",), ends=("x",), decisions=(("play", "a"),))
+    S.rules("players")
+    for name in ("played", "phase", "score"):
+        with pytest.raises(SchemaError, match=rf"part name '{name}' is the engine's: the reserved names are rng, "):
+            S.counter(name, "a name the engine has")
+
+
+def test_cards_go_into_every_encoding_by_card():
+    """``put_cards`` takes cards for every encoding (a bit-mask hand's bits, a counts zone's
+    counts, a pile with its counter, slots); ``write`` refuses a bit-mask zone (it would
+    write raw words)."""
+    from cardlab.sim.schema import MASK
+
+    S = Schema("toy", maxp=2, n_types=4, events=("e",), ends=("x",), decisions=(("play", "a"),))
+    S.rules("players")
+    S.counter("draw_n", "cards in the draw pile")
+    S.zone("bits", 2, "a hand of up to 126 cards", owner=True, visible=OWNER, encoding=MASK)
+    S.zone("cnt", 4, "counts by type", owner=True, visible=OWNER, encoding=COUNTS)
+    S.zone("draw", 6, "draw pile", encoding=PILE, count="draw_n")
+    S.zone("row", 3, "slots", visible=PUBLIC, encoding=SLOTS)
+    S.end_zones()
+    S.seal()
+    st = S.new_state(np.array([2]))
+    S.put_cards(st, "bits", [0, 62, 63, 100], seat=1)
+    S.put_cards(st, "cnt", [3, 1, 3], seat=0)
+    S.put_cards(st, "draw", [5, 4])
+    S.put_cards(st, "row", [2])
+    assert S.cards(st, "bits", 1) == [0, 62, 63, 100] and S.cards(st, "bits", 0) == []
+    assert S.cards(st, "cnt", 0) == [1, 3, 3] and S.value(st, "draw_n") == 2
+    assert S.cards(st, "draw") == [5, 4] and S.cards(st, "row") == [2]
+    with pytest.raises(ValueError, match="'bits' is a bit-mask zone: give its cards with S.put_cards"):
+        S.write(st, "bits", [1, 2], seat=0)
+    with pytest.raises(ValueError, match="does not fit bit-mask zone 'bits'"):
+        S.put_cards(st, "bits", [126], seat=0)
+
+
+def test_a_layout_assigns_every_name_and_seal_checks_it():
+    """Every name a layout's users import is an assignment in the module (the block
+    ``names_block`` writes, ``scripts/layout_names.py``), which grep and an editor find;
+    ``seal`` refuses a layout that leaves one out, naming it and the command that writes it."""
+    S = _schema()
+    block = S.names_block()
+    assert 'S_HAND = S.at("hand")' in block and 'R_HAND_SIZE = S.rule("hand_size")' in block
+    assert 'D_PLAY = S.decision("play")' in block and "ENGINE = S.engine_tuple()" in block
+    ns = {"S": S}
+    exec(block, ns)  # noqa: S102 - the block as a layout module runs it
+    S.seal(ns)  # complete and right: passes
+    del ns["S_DRAW"]
+    with pytest.raises(SchemaError, match=r"does not assign S_DRAW: run python scripts/layout_names.py toy"):
+        _schema().seal({k: v for k, v in ns.items() if k != "S"})
+    for game_id in game_ids():  # every shipped layout holds its block
+        import importlib
+
+        text = importlib.import_module(f"cardlab.sim.{game_id}.layout").__file__
+        assert "S_SIZE = S.size" in open(text).read(), game_id

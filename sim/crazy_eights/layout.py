@@ -71,6 +71,57 @@ S.give(start=("hands",), pool=("stock", "hands"),
        note="the seat's dealt hand (with seat 0's draws before its first play); copies "
        "come from the stock and the other hands, never the starter")
 S.progress("minus the cards left in hand", close=1)  # close: the runner-up on its last card
+# ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
+S_RNG = S.at("rng")
+S_SEAT_RNG = S.at("seat_rng")
+S_SEED = S.at("seed")
+S_RULES = S.at("rules")
+S_STOCK_N = S.at("stock_n")
+S_DISC_N = S.at("disc_n")
+S_TURN = S.at("turn")
+S_SUIT = S.at("suit")
+S_PASSES = S.at("passes")
+S_DRAWN = S.at("drawn")
+S_HAND_N = S.at("hand_n")
+S_HANDS = S.at("hands")
+S_STOCK = S.at("stock")
+S_DISCARD = S.at("discard")
+S_PHASE = S.at("phase")
+S_ACTOR = S.at("actor")
+S_HELD = S.at("held")
+S_PLAYED = S.at("played")
+S_SCORE = S.at("score")
+S_EVC = S.at("evc")
+S_MASK = S.at("mask")
+S_LENGTH = S.at("length")
+S_UNFINISHED = S.at("unfinished")
+S_END = S.at("end")
+S_NEV = S.at("nev")
+S_SHAPE = S.at("shape")
+S_ACTS = S.at("acts")
+S_MEMORY = S.at("memory")
+R_PLAYERS = S.rule("players")
+R_HAND_SIZE = S.rule("hand_size")
+R_REBURY = S.rule("rebury")
+R_MAY_DRAW = S.rule("may_draw")
+R_DRAW_LIMIT = S.rule("draw_limit")
+R_RESHUFFLE = S.rule("reshuffle")
+R_POINTS = S.rule("points")
+R_MAX_TURNS = S.rule("max_turns")
+D_PLAY = S.decision("play")
+D_CALL = S.decision("call")
+N_RULES = len(S.rule_names)
+ZONES_END = S.zones_end
+S_SIZE = S.size
+EVW = S.evw
+TRACE_ROW = S.trace_row
+N_EV = len(S.events)
+DONE = S.done
+ENGINE = S.engine_tuple()
+REDEAL = S.redeal_table()
+CLEAR = S.clear_table()
+GIVE = S.give_table()
+# ---- end of the schema's names
 S.seal(globals())
 # starver's memory, offsets within its seat's MEMW words: the turn of its last play + 1 (0:
 # none pending), the suit in force after that play, the next seat's hand size then, and the
