@@ -198,11 +198,25 @@ def _shape(s) -> list[Finding]:
     return out
 
 
+def findings_off(s: dict[str, Any]) -> dict[str, str]:
+    """The generic findings the summary's game declares do not fit it (``Game.findings_off``:
+    kind -> the reason)."""
+    from cardlab.sim.errors import InputError
+    from cardlab.sim.registry import get_game
+
+    try:
+        return dict(get_game(s["game"]).findings_off)
+    except (KeyError, InputError):  # a summary without a (known) game: every finding applies
+        return {}
+
+
 def findings(s: dict[str, Any]) -> list[Finding]:
     """Every finding a summary (with its pools, stuck, causal and shape objects when
-    present) raises, most severe first."""
+    present) raises, most severe first; none of a kind the game declares does not fit it
+    (``findings_off``: the report shows the reason instead)."""
     pools = s.get("pools") or {}
     seats = (_classified_seats(s) if pools.get("strong") or pools.get("by_pool")
              else _seat_edge(s) + _other_seats(s))
     out = seats + _dominant(s) + _unfinished(s) + _causal(s) + _shape(s) + _played(s)
-    return sorted(out, key=lambda f: -f.severity)
+    off = findings_off(s)
+    return sorted((f for f in out if f.kind not in off), key=lambda f: -f.severity)

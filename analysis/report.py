@@ -661,30 +661,39 @@ def luck_text(s) -> str:
     return " ".join(L["verdict"] + ([L["skill"]["verdict"]] if L.get("skill") else []))
 
 
+def findings_off_notes(s) -> list[str]:
+    """One note per generic finding the game declares does not fit it, with the reason."""
+    return [f"Not raised for this game: {o['kind'].replace('_', ' ')} ({o['reason']})."
+            for o in s.get("findings_off") or []]
+
+
 def findings_html(s) -> list[str]:
     e = html.escape
     fs = s.get("findings")
     if fs is None:
         return []
+    off = "".join(f"<p class=\"muted findings-off\">{e(n)}</p>" for n in findings_off_notes(s))
     if not fs:
-        return ["<h2>Findings</h2>", "<p id=\"findings\">No figure crosses a finding's threshold.</p>"]
+        return ["<h2>Findings</h2>", "<p id=\"findings\">No figure crosses a finding's threshold.</p>" + off]
     items = "".join(f"<li class=\"finding {e(f['severity_name'])}\" data-kind=\"{e(f['kind'])}\">"
                     f"<b>{e(f['severity_name'])}</b>: {e(f['text'])} <span class=\"muted\">({e(f['threshold'])})</span>"
                     f"{replay_links_html(s, f.get('replays'))}</li>"
                     for f in fs)
-    return ["<h2>Findings</h2>", f"<p class=\"muted\">{e(FINDINGS_NOTE)}</p>", f"<ol id=\"findings\">{items}</ol>"]
+    return ["<h2>Findings</h2>", f"<p class=\"muted\">{e(FINDINGS_NOTE)}</p>",
+            f"<ol id=\"findings\">{items}</ol>" + off]
 
 
 def findings_md(s) -> list[str]:
     fs = s.get("findings")
     if fs is None:
         return []
+    off = [x for n in findings_off_notes(s) for x in (n, "")]
     if not fs:
-        return ["## Findings", "", "No figure crosses a finding's threshold.", ""]
+        return ["## Findings", "", "No figure crosses a finding's threshold.", ""] + off
     return ["## Findings", "", FINDINGS_NOTE, ""] + [
         f"{i}. **{f['severity_name']}**: {f['text']} ({f['threshold']})"
         + (" Watch: " + ", ".join(f"[{_replay_title(s, h)}]({h})" for h in f["replays"]) + "." if f.get("replays") else "")
-        for i, f in enumerate(fs, 1)] + [""]
+        for i, f in enumerate(fs, 1)] + [""] + off
 
 
 REPLAYS_NOTE = ("Games sampled from this report's own setup (the first games of its seed), each chosen "
@@ -889,12 +898,13 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
         s["restricted"] = restricted.to_dict()
     if luck is not None:
         s["luck"] = luck.to_dict()
-    from cardlab.analysis.findings import findings
+    from cardlab.analysis.findings import findings, findings_off
 
     from cardlab.analysis.headlines import first_screen, headlines
 
     with_causal = s | ({"causal_card_power": causal} if causal else {})
     s["findings"] = [f.to_dict() for f in findings(with_causal)]
+    s["findings_off"] = [{"kind": k, "reason": r} for k, r in findings_off(s).items()]
     s["headlines"] = headlines(with_causal)
     s["first_screen"] = first_screen(s["headlines"])
     if (s.get("pools") or {}).get("strong"):

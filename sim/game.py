@@ -64,6 +64,9 @@ class Game:
     # how many of event_names (from the start) the report's events table lists; the rest are
     # counters shown elsewhere (None: all)
     report_events: int | None = None
+    # generic findings (analysis/findings.py, by kind) that do not fit this game, each with the
+    # reason the report's findings show in their place
+    findings_off: dict[str, str] = {}
 
     # ------------------------------------------------------------ from the schema
     @property
@@ -217,6 +220,12 @@ class Game:
         cap = (len(st) - L.S_SIZE) // L.TRACE_ROW
         buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
         return n, buf[:, :L.EVW], buf[:, L.EVW:]
+
+    def describe_action(self, act: tuple[int, int, int, int], obs: dict[str, Any]) -> str | None:
+        """One legal action of the pending decision in words, for ``cardlab play`` (``obs``:
+        the deciding seat's ``observation``, its ``decision`` named): "play 7C", "bid 3".
+        None (the default) shows the action's numbers named by the decision's fields only."""
+        return None
 
     def decode_trace(self, rules: dict, players: int, st: np.ndarray) -> list[dict]:
         """The events of a trace-mode state as JSON-able dicts."""

@@ -89,3 +89,21 @@ def test_every_seat_is_judged_not_only_seat_0():
     assert [x for x in F.findings(seats([0.25, 0.25, 0.24, 0.26], 200_000)) if x.kind == "seat_edge"] == []
     # seats playing different strategies: the seat figures are the strategies'
     assert [x for x in F.findings(s | {"seat_edge_confounded": True}) if x.kind == "seat_edge"] == []
+
+
+def test_a_game_turns_off_a_generic_finding_that_does_not_fit_it():
+    """``Game.findings_off``: 5 Towers declares that "played whenever held" says nothing there
+    (held = taken into a tower, played = still there at the end); its report raises no such
+    finding and shows the reason; Crazy Eights raises it."""
+    from cardlab.analysis.report import findings_html, findings_md, findings_off_notes
+
+    always = [{"card": "8", "play_rate": 0.996, "play_rate_ci": [0.995, 0.997]}]
+    assert kinds(summary(game="crazy_eights", card_power=always)) == ["always_played"]
+    s = summary(game="five_towers", card_power=always)
+    assert kinds(s) == [] and "always_played" in F.findings_off(s)
+    s["findings"] = []
+    s["findings_off"] = [{"kind": k, "reason": r} for k, r in F.findings_off(s).items()]
+    note = findings_off_notes(s)[0]
+    assert note.startswith("Not raised for this game: always played (a card counts as held once taken")
+    assert note in "".join(findings_md(s)) and "findings-off" in "".join(findings_html(s))
+    assert F.findings_off({"game": "nope"}) == {} and F.findings_off({}) == {}

@@ -155,6 +155,21 @@ class BlockTower(Game):
         """Every block value and action card (points_split decides which values a deck has)."""
         return list(enumerate(L.TYPE_CODES))
 
+    # ------------------------------------------------------------ presentation
+    def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
+        """One legal action of the pending decision in the rules page's words (``cardlab
+        play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
+        L = self.layout
+        kind, a, b, c = act
+        d = obs["decision"]
+        if d == "reshuffle":
+            return "reshuffle your hand into the draw pile and draw anew" if kind else "keep your hand"
+        if d in ("action", "second"):
+            return "no action card" if kind < 0 and not (a or b or c) else f"play {L.card_code(kind)}"
+        if d == "block":
+            return f"place {L.card_code(kind)}, style {a / L.STYLE_ONE:g} (0 careful .. 1 sabotage)"
+        return None
+
     # ------------------------------------------------------------ zones and traces
     def zone_cards(self, st: np.ndarray, name: str, seat: int | None = None) -> list[int]:
         """The card ids in zone ``name`` of a state (seat's, for a per-seat zone), through

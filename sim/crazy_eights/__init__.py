@@ -87,6 +87,16 @@ class CrazyEights(Game):
     def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:
         return list(enumerate(L.RANKS))  # card power by rank
 
+    # ------------------------------------------------------------ presentation
+    def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
+        """One legal action of the pending decision in the rules page's words (``cardlab
+        play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
+        L = self.layout
+        kind, card, _, _ = act
+        if obs["decision"] == "call":
+            return f"call {'CDHS'[kind]} ({('clubs', 'diamonds', 'hearts', 'spades')[kind]})"
+        return f"play {L.card_code(card)}" if kind == L.A_PLAY else "draw a card from the stock"
+
     # ------------------------------------------------------------ traces
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a snapshot by name, cards as codes (8H, TS): the stock top first,

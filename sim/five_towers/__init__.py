@@ -79,10 +79,31 @@ class FiveTowers(Game):
     def max_length(self, rules: dict[str, Any]) -> int:
         return int(rules["max_rounds"])
 
+    findings_off = {"always_played": "a card counts as held once taken into a tower and as played when "
+                                     "it is still there at the end, so nearly every card held is "
+                                     "'played': the rules, not a decision"}
+
     def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:
         """Card power by value (0-15) and by kind: "held" = took one into a tower,
         "played" = had one in a tower at the end (it scored)."""
         return list(enumerate(L.type_names()))
+
+    # ------------------------------------------------------------ presentation
+    def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
+        """One legal action of the pending decision in the rules page's words (``cardlab
+        play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
+        L = self.layout
+        x, y, _, _ = act
+        d = obs["decision"]
+        if d == "bid":
+            return "pass" if x == 0 else f"bid {x}"
+        if d == "tear":
+            return "no tear-down" if x < 0 else f"tear down your {L.KINDS[x]} tower"
+        if d == "place":
+            offer = obs["zones"].get("offer")
+            card = offer[x] if isinstance(offer, list) and 0 <= x < len(offer) else None
+            return f"take offer slot {x}" + (f" ({card})" if isinstance(card, str) else "")
+        return None
 
     # ------------------------------------------------------------ traces
     def zones(self, snap: np.ndarray, players: int) -> dict:

@@ -100,6 +100,28 @@ class Skyscraper(Game):
         out += [(L.F0 + v, L.card_code(L.F0 + v)) for v in range(1, rules["floor_max"] + 1)]
         return out
 
+    # ------------------------------------------------------------ presentation
+    def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
+        """One legal action of the pending decision in the rules page's words (``cardlab
+        play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
+        L = self.layout
+        kind, a, b, c = act
+        code = L.card_code
+        if kind == L.A_STOP:
+            return "end your turn"
+        if kind == L.A_BUILD:
+            joker = f" (joker as {c})" if code(b) == "J" else ""
+            return f"build a floor of {code(a)} and {code(b)}{joker}"
+        if kind == L.A_STEAL:
+            return f"play {code(c)} to steal card {b} of seat {a}'s top floor"
+        if kind == L.A_DISCARD:
+            return f"discard {code(a)}"
+        name = {L.A_DOG: "DOG", L.A_BONE: "BONE", L.A_HAM: "HAM", L.A_BALL: "BALL", L.A_THIEF: "THIEF",
+                L.A_SUPER: "SUPER", L.A_SHAKE: "SHAKE", L.A_TRUCK: "TRUCK"}.get(kind)
+        if name and kind in (L.A_BONE, L.A_HAM, L.A_BALL, L.A_THIEF):
+            return f"play {name} on seat {a}"
+        return f"play {name}" if name else None
+
     # ------------------------------------------------------------ traces
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a state snapshot, cards as rule-page codes (read by name through

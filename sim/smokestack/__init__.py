@@ -62,6 +62,28 @@ class Smokestack(Game):
         """Card power by rank (13 types: a suit is worth the same as any other)."""
         return [(r, L.RANKS[r]) for r in range(L.NT)]
 
+    # ------------------------------------------------------------ presentation
+    def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
+        """One legal action of the pending decision in the rules page's words (``cardlab
+        play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
+        L = self.layout
+        kind, a, b, c = act
+        d = obs["decision"]
+        if d == "sweep":
+            return "call the sweep" if kind else "do not call the sweep"
+        if d == "double":
+            return "no double chimney" if kind < 0 else f"declare a double chimney in layout {kind}"
+        if d == "swap":
+            if kind == L.A_PASS:
+                return "pass"
+            center = obs["zones"].get("center")
+            card = center[c] if isinstance(center, list) and 0 <= c < len(center) else None
+            what = f"center card {c}" + (f" ({card})" if isinstance(card, str) else "")
+            return f"swap {what} into slot {b} of layout {a}"
+        if d == "stall":
+            return f"replace center slots {kind} and {a}"
+        return None
+
     # ------------------------------------------------------------ traces
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a state snapshot, cards as rule-page codes."""

@@ -167,6 +167,18 @@ class ThreeUp(Game):
         st[L.S_HMASK + P:L.S_HMASK + L.MAXP] = 0
         st[L.S_DEALT + P * L.NDEAL:L.S_DEALT + L.MAXP * L.NDEAL] = 0
 
+    # ------------------------------------------------------------ presentation
+    def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
+        """One legal action of the pending decision in the rules page's words (``cardlab
+        play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
+        L = self.layout
+        kind, t, n, _ = act
+        if obs["decision"] == "discard":
+            if kind == L.A_STOP:
+                return "end the chain (decline the extra discards still owed) and go on to the draw"
+            return "pick up the pile" if kind == L.A_PICKUP else f"play {n} card(s) of type {t}"
+        return None
+
     # ------------------------------------------------------------ traces
     @staticmethod
     def codes(snap: np.ndarray) -> list[str]:
