@@ -67,16 +67,11 @@ def put_zone_cards(game, st: np.ndarray, name: str, seat: int | None, cards: lis
     blk = p.block(seat)
     if p.encoding == PILE:
         st[blk.start:blk.start + len(cards)] = cards
-    elif p.encoding == COUNTS:
-        st[blk] = np.bincount(np.asarray(cards, dtype=np.int64), minlength=p.size)[:p.size]
-    elif p.encoding == SLOTS:
+    elif p.encoding in (COUNTS, MASK):
+        S.put_cards(st, name, cards, seat)
+    elif p.encoding == SLOTS:  # into the slots that held cards (the empty ones stay empty)
         taken = [i for i in range(blk.start, blk.stop) if st[i] >= 0]
         st[taken] = cards
-    elif p.encoding == MASK:
-        words = np.zeros(p.size, dtype=np.int64)
-        for c in cards:
-            words[c // 63] |= np.int64(1) << np.int64(c % 63)
-        st[blk] = words
     else:
         raise ValueError(f"{S.game}: zone '{name}' holds {p.encoding}, not cards")
 
@@ -88,19 +83,12 @@ def _fresh_words(rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 def clear_hidden(game, st: np.ndarray, seat: int) -> None:
-    """Leave nothing behind (the schema's ``clear_table``, as ``sim/redeal.clear_hidden``):
-    zero every hidden part outside the zones that the game does not re-make, the other
-    seats' memory, and the unused tail of every pile."""
-    for o, size, blocks, vis, cnt, cper in game.schema.clear_table():
-        for owner in range(blocks):
-            b = o + owner * size
-            if cnt >= 0:
-                lo = int(st[cnt + (owner if cper else 0)])
-            elif vis == 2 or (vis == 1 and owner != seat):
-                lo = 0
-            else:
-                lo = size
-            st[b + lo:b + size] = 0
+    """Leave nothing behind: ``sim/redeal.clear_hidden`` (the schema's ``clear_table``) run
+    as plain Python, the search's own rule for its worlds."""
+    from cardlab.sim import redeal
+
+    clear = getattr(redeal.clear_hidden, "py_func", redeal.clear_hidden)  # NUMBA_DISABLE_JIT=1: itself
+    clear(st, seat, players_of(game, st), game.schema.clear_table())
 
 
 def determinize(game, st: np.ndarray, seat: int, rng: np.random.Generator) -> np.ndarray:

@@ -24,6 +24,7 @@ from numba import njit
 
 from cardlab.sim.jit import helper
 from cardlab.sim.rng import SEAT_RNG, SEED_AT, seat_below, seat_next_u64
+from cardlab.sim.schema import DERIVED as CLEAR_DERIVED  # a clear-table row of a derived book
 
 # encodings and visibilities as numbers (the schema's names, in this order)
 ENC_PILE, ENC_COUNTS, ENC_SLOTS, ENC_MASK, ENC_TABLE = 0, 1, 2, 3, 4
@@ -117,17 +118,19 @@ def put_block(st, tab, r, owner, pool, k, n, table_put):
 def clear_hidden(dst, seat, players, clear):
     """Leave nothing behind (the schema's ``CLEAR`` table, ``Schema.clear_table``): zero
     every hidden part outside the zones that the game does not re-make (the rules' books,
-    the other seats' memory) and the unused tail of every pile (what left it)."""
+    the other seats' memory; of a book it re-makes, the blocks of seats the game does not
+    have) and the unused tail of every pile (what left it)."""
     for r in range(clear.shape[0]):
         size = clear[r, 1]
         for owner in range(clear[r, 2]):
             o = clear[r, 0] + owner * size
             if clear[r, 4] >= 0:
                 lo = dst[clear[r, 4] + (owner if clear[r, 5] != 0 else 0)]
-            elif clear[r, 3] == VIS_NOBODY or (clear[r, 3] == VIS_OWNER and owner != seat):
+            elif clear[r, 3] == VIS_NOBODY or (clear[r, 3] == VIS_OWNER and owner != seat) or \
+                    (clear[r, 3] == CLEAR_DERIVED and owner >= players):
                 lo = 0
             else:
-                lo = size
+                lo = size  # the seat's own block, or a derived book the game re-makes
             for i in range(lo, size):
                 dst[o + i] = 0
 

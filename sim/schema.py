@@ -78,6 +78,7 @@ KIND_BIT = 32
 SHAPE_HEAD = 5
 SHAPE_LOG_WORDS = 64
 
+DERIVED = 3  # a clear-table row of a derived book (Schema.clear_table, sim/redeal.clear_hidden)
 EVW = 9   # an event row in trace mode: kind, player (-1: chance), turn, then six fields
 
 
@@ -330,9 +331,11 @@ class Schema:
                                   f"{self.game} (it writes every name as an assignment before S.seal)")
         return self
 
-    def at(self, name: str) -> int:
-        """The offset of part ``name`` (``S_HANDS = S.at("hands")``)."""
-        return self.parts[name].offset
+    def at(self, *names: str):
+        """The offset of part ``name`` (``S_HANDS = S.at("hands")``); of several parts, a
+        tuple (``S_PHASE, S_ACTOR = S.at("phase", "actor")``)."""
+        offsets = tuple(self.parts[n].offset for n in names)
+        return offsets[0] if len(offsets) == 1 else offsets
 
     def rule(self, name: str) -> int:
         """The slot of rule ``name`` (``R_PLAYERS = S.rule("players")``)."""
@@ -344,15 +347,28 @@ class Schema:
 
     def names_block(self) -> str:
         """Every name the schema derives, as the assignments a layout module holds before
-        ``S.seal(globals())`` (``scripts/layout_names.py`` writes them)."""
-        lines = [NAMES_BEGIN]
-        lines += [f"S_{p.name.upper()} = S.at(\"{p.name}\")" for p in self.parts.values()]
+        ``S.seal(globals())`` (``scripts/layout_names.py`` writes them): one line per part,
+        rule slot and decision of the game's own, and the schema's own parts and sizes in a
+        few lines of several names each (grep finds ``S_HELD,`` as it finds ``S_HELD =``)."""
+        def group(names):
+            left = ", ".join(f"S_{n.upper()}" for n in names)
+            return f"{left} = S.at({', '.join(repr(n).replace(chr(39), chr(34)) for n in names)})"
+
+        lines = [NAMES_BEGIN, group(("rng", "seat_rng", "seed", "rules"))]
+        for p in self.parts.values():
+            if p.name == "phase":
+                lines.append(group(("phase", "actor")))
+            elif p.name == "held":
+                lines += [group(("held", "played", "score", "evc", "mask")),
+                          group(("length", "unfinished", "end", "nev", "shape"))]
+            elif p.name not in RESERVED:
+                lines.append(f"S_{p.name.upper()} = S.at(\"{p.name}\")")
         lines += [f"R_{r.upper()} = S.rule(\"{r}\")" for r in self.rule_names]
+        lines += ["N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)",
+                  "S_SIZE = S.size", "EVW, DONE = S.evw, S.done"]
         lines += [f"D_{d.upper()} = S.decision(\"{d}\")" for d, _ in self.decisions]
-        lines += ["N_RULES = len(S.rule_names)", "ZONES_END = S.zones_end", "S_SIZE = S.size",
-                  "EVW = S.evw", "TRACE_ROW = S.trace_row", "N_EV = len(S.events)", "DONE = S.done",
-                  "ENGINE = S.engine_tuple()", "REDEAL = S.redeal_table()", "CLEAR = S.clear_table()",
-                  "GIVE = S.give_table()", NAMES_END]
+        lines += ["ENGINE = S.engine_tuple()", "REDEAL, CLEAR, GIVE = S.redeal_table(), S.clear_table(), S.give_table()",
+                  NAMES_END]
         return "\n".join(lines) + "\n"
 
     evw = EVW
@@ -416,11 +432,13 @@ class Schema:
         (``sim/redeal.py``, ``sim/observe.py``: nothing hidden is left behind), one row each:
 
             offset, size (words per owner), blocks (1, or one per seat the schema has
-            room for), visibility (1 owner, 2 nobody), counter offset, counter per seat (0/1)
+            room for), visibility (1 owner, 2 nobody, 3 derived: only the blocks of the
+            seats the game does not have), counter offset, counter per seat (0/1)
 
         - every hidden part outside the zones (books, a seat's memory) that the game does
           not re-make itself (``derived``): a row with counter offset -1, the whole block
-          cleared to 0 (working memory is not: nothing reads it before writing it, as the
+          cleared to 0; of a derived book, the blocks of the seats the game does not have
+          (working memory is not cleared: nothing reads it before writing it, as the
           audit proves; a hidden zone of numbers belongs to its zones' cards, re-dealt with
           them by the game's hooks);
         - the unused tail of every pile, public or not (the words past its counter hold the
@@ -434,8 +452,9 @@ class Schema:
             if p.encoding == PILE:
                 cp = self.parts[p.count]
                 rows.append([p.offset, p.size, blocks, vis[p.visible], cp.offset, int(cp.owner)])
-            elif p.section in ("book", "scratch") and p.visible in (OWNER, NOBODY) and not p.derived:
-                rows.append([p.offset, p.size, blocks, vis[p.visible], -1, 0])
+            elif p.section in ("book", "scratch") and p.visible in (OWNER, NOBODY):
+                # a derived book is the game's to re-make, but for the seats it does not have
+                rows.append([p.offset, p.size, blocks, DERIVED if p.derived else vis[p.visible], -1, 0])
         return np.array(rows, dtype=np.int64).reshape(len(rows), 6)
 
     def word_access(self, st: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -134,10 +134,7 @@ S.give(start=("hands",), pool=("draw", "hands"),
        "copies come from the draw pile and the other hands")
 S.progress("points", close=3)  # close: the runner-up at most one block (1-3 points) short
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
-S_RNG = S.at("rng")
-S_SEAT_RNG = S.at("seat_rng")
-S_SEED = S.at("seed")
-S_RULES = S.at("rules")
+S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_TURN = S.at("turn")
 S_ROUND = S.at("round")
 S_START = S.at("start")
@@ -155,18 +152,9 @@ S_SCORES = S.at("scores")
 S_DRAW = S.at("draw")
 S_PILE = S.at("pile")
 S_SHARE = S.at("share")
-S_PHASE = S.at("phase")
-S_ACTOR = S.at("actor")
-S_HELD = S.at("held")
-S_PLAYED = S.at("played")
-S_SCORE = S.at("score")
-S_EVC = S.at("evc")
-S_MASK = S.at("mask")
-S_LENGTH = S.at("length")
-S_UNFINISHED = S.at("unfinished")
-S_END = S.at("end")
-S_NEV = S.at("nev")
-S_SHAPE = S.at("shape")
+S_PHASE, S_ACTOR = S.at("phase", "actor")
+S_HELD, S_PLAYED, S_SCORE, S_EVC, S_MASK = S.at("held", "played", "score", "evc", "mask")
+S_LENGTH, S_UNFINISHED, S_END, S_NEV, S_SHAPE = S.at("length", "unfinished", "end", "nev", "shape")
 S_EVERH = S.at("everh")
 S_EVERP = S.at("everp")
 S_ANY = S.at("any")
@@ -209,21 +197,15 @@ R_SKILL2 = S.rule("skill2")
 R_SKILL3 = S.rule("skill3")
 R_SKILL4 = S.rule("skill4")
 R_SKILL5 = S.rule("skill5")
+N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)
+S_SIZE = S.size
+EVW, DONE = S.evw, S.done
 D_RESHUFFLE = S.decision("reshuffle")
 D_ACTION = S.decision("action")
 D_SECOND = S.decision("second")
 D_BLOCK = S.decision("block")
-N_RULES = len(S.rule_names)
-ZONES_END = S.zones_end
-S_SIZE = S.size
-EVW = S.evw
-TRACE_ROW = S.trace_row
-N_EV = len(S.events)
-DONE = S.done
 ENGINE = S.engine_tuple()
-REDEAL = S.redeal_table()
-CLEAR = S.clear_table()
-GIVE = S.give_table()
+REDEAL, CLEAR, GIVE = S.redeal_table(), S.clear_table(), S.give_table()
 # ---- end of the schema's names
 S.seal(globals())
 # the per-block-value and per-seat knobs are read as R_D + points - 1, R_S + points - 1

@@ -72,10 +72,7 @@ S.give(start=("hands",), pool=("stock", "hands"),
        "come from the stock and the other hands, never the starter")
 S.progress("minus the cards left in hand", close=1)  # close: the runner-up on its last card
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
-S_RNG = S.at("rng")
-S_SEAT_RNG = S.at("seat_rng")
-S_SEED = S.at("seed")
-S_RULES = S.at("rules")
+S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_STOCK_N = S.at("stock_n")
 S_DISC_N = S.at("disc_n")
 S_TURN = S.at("turn")
@@ -86,18 +83,9 @@ S_HAND_N = S.at("hand_n")
 S_HANDS = S.at("hands")
 S_STOCK = S.at("stock")
 S_DISCARD = S.at("discard")
-S_PHASE = S.at("phase")
-S_ACTOR = S.at("actor")
-S_HELD = S.at("held")
-S_PLAYED = S.at("played")
-S_SCORE = S.at("score")
-S_EVC = S.at("evc")
-S_MASK = S.at("mask")
-S_LENGTH = S.at("length")
-S_UNFINISHED = S.at("unfinished")
-S_END = S.at("end")
-S_NEV = S.at("nev")
-S_SHAPE = S.at("shape")
+S_PHASE, S_ACTOR = S.at("phase", "actor")
+S_HELD, S_PLAYED, S_SCORE, S_EVC, S_MASK = S.at("held", "played", "score", "evc", "mask")
+S_LENGTH, S_UNFINISHED, S_END, S_NEV, S_SHAPE = S.at("length", "unfinished", "end", "nev", "shape")
 S_ACTS = S.at("acts")
 S_MEMORY = S.at("memory")
 R_PLAYERS = S.rule("players")
@@ -108,19 +96,13 @@ R_DRAW_LIMIT = S.rule("draw_limit")
 R_RESHUFFLE = S.rule("reshuffle")
 R_POINTS = S.rule("points")
 R_MAX_TURNS = S.rule("max_turns")
+N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)
+S_SIZE = S.size
+EVW, DONE = S.evw, S.done
 D_PLAY = S.decision("play")
 D_CALL = S.decision("call")
-N_RULES = len(S.rule_names)
-ZONES_END = S.zones_end
-S_SIZE = S.size
-EVW = S.evw
-TRACE_ROW = S.trace_row
-N_EV = len(S.events)
-DONE = S.done
 ENGINE = S.engine_tuple()
-REDEAL = S.redeal_table()
-CLEAR = S.clear_table()
-GIVE = S.give_table()
+REDEAL, CLEAR, GIVE = S.redeal_table(), S.clear_table(), S.give_table()
 # ---- end of the schema's names
 S.seal(globals())
 # starver's memory, offsets within its seat's MEMW words: the turn of its last play + 1 (0:

@@ -117,10 +117,7 @@ S.give(start=("tow",), pool=("draw",),
        "OUT: a random card of another type)")
 S.progress("points if the game ended now (moves.score)", close=2)  # close: within two points
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
-S_RNG = S.at("rng")
-S_SEAT_RNG = S.at("seat_rng")
-S_SEED = S.at("seed")
-S_RULES = S.at("rules")
+S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_DRAW_N = S.at("draw_n")
 S_DISC_N = S.at("disc_n")
 S_OFFER_N = S.at("offer_n")
@@ -138,18 +135,9 @@ S_TOW = S.at("tow")
 S_RUB = S.at("rub")
 S_DRAW = S.at("draw")
 S_DISC = S.at("disc")
-S_PHASE = S.at("phase")
-S_ACTOR = S.at("actor")
-S_HELD = S.at("held")
-S_PLAYED = S.at("played")
-S_SCORE = S.at("score")
-S_EVC = S.at("evc")
-S_MASK = S.at("mask")
-S_LENGTH = S.at("length")
-S_UNFINISHED = S.at("unfinished")
-S_END = S.at("end")
-S_NEV = S.at("nev")
-S_SHAPE = S.at("shape")
+S_PHASE, S_ACTOR = S.at("phase", "actor")
+S_HELD, S_PLAYED, S_SCORE, S_EVC, S_MASK = S.at("held", "played", "score", "evc", "mask")
+S_LENGTH, S_UNFINISHED, S_END, S_NEV, S_SHAPE = S.at("length", "unfinished", "end", "nev", "shape")
 S_OVER = S.at("over")
 S_KM = S.at("km")
 S_TOP = S.at("top")
@@ -173,20 +161,14 @@ R_ALLPASS_STAY = S.rule("allpass_stay")
 R_TEAR_AFTER = S.rule("tear_after")
 R_RUBBLE_LINEAR = S.rule("rubble_linear")
 R_MAX_ROUNDS = S.rule("max_rounds")
+N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)
+S_SIZE = S.size
+EVW, DONE = S.evw, S.done
 D_BID = S.decision("bid")
 D_TEAR = S.decision("tear")
 D_PLACE = S.decision("place")
-N_RULES = len(S.rule_names)
-ZONES_END = S.zones_end
-S_SIZE = S.size
-EVW = S.evw
-TRACE_ROW = S.trace_row
-N_EV = len(S.events)
-DONE = S.done
 ENGINE = S.engine_tuple()
-REDEAL = S.redeal_table()
-CLEAR = S.clear_table()
-GIVE = S.give_table()
+REDEAL, CLEAR, GIVE = S.redeal_table(), S.clear_table(), S.give_table()
 # ---- end of the schema's names
 S.seal(globals())
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event

@@ -72,10 +72,7 @@ S.give(start=("hand",), pool=("draw", "hand"),
        "and the other hands")
 S.progress("floors in the tower", close=1)  # close: the runner-up one floor short
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
-S_RNG = S.at("rng")
-S_SEAT_RNG = S.at("seat_rng")
-S_SEED = S.at("seed")
-S_RULES = S.at("rules")
+S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_DRAW_N = S.at("draw_n")
 S_DISC_N = S.at("disc_n")
 S_TURN = S.at("turn")
@@ -87,18 +84,9 @@ S_HAND = S.at("hand")
 S_TOWER = S.at("tower")
 S_DRAW = S.at("draw")
 S_DISC = S.at("disc")
-S_PHASE = S.at("phase")
-S_ACTOR = S.at("actor")
-S_HELD = S.at("held")
-S_PLAYED = S.at("played")
-S_SCORE = S.at("score")
-S_EVC = S.at("evc")
-S_MASK = S.at("mask")
-S_LENGTH = S.at("length")
-S_UNFINISHED = S.at("unfinished")
-S_END = S.at("end")
-S_NEV = S.at("nev")
-S_SHAPE = S.at("shape")
+S_PHASE, S_ACTOR = S.at("phase", "actor")
+S_HELD, S_PLAYED, S_SCORE, S_EVC, S_MASK = S.at("held", "played", "score", "evc", "mask")
+S_LENGTH, S_UNFINISHED, S_END, S_NEV, S_SHAPE = S.at("length", "unfinished", "end", "nev", "shape")
 S_MOVES = S.at("moves")
 S_MARK_MOVES = S.at("mark_moves")
 S_MARK_RNG = S.at("mark_rng")
@@ -126,18 +114,12 @@ R_DOG_MOVES_UP = S.rule("dog_moves_up")
 R_SKIPS_STACK = S.rule("skips_stack")
 R_SOLO_DISCARD = S.rule("solo_discard")
 R_MAX_TURNS = S.rule("max_turns")
-D_PLAY = S.decision("play")
-N_RULES = len(S.rule_names)
-ZONES_END = S.zones_end
+N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)
 S_SIZE = S.size
-EVW = S.evw
-TRACE_ROW = S.trace_row
-N_EV = len(S.events)
-DONE = S.done
+EVW, DONE = S.evw, S.done
+D_PLAY = S.decision("play")
 ENGINE = S.engine_tuple()
-REDEAL = S.redeal_table()
-CLEAR = S.clear_table()
-GIVE = S.give_table()
+REDEAL, CLEAR, GIVE = S.redeal_table(), S.clear_table(), S.give_table()
 # ---- end of the schema's names
 S.seal(globals())
 # R_SPECIAL_COUNTS: special card counts in type order J..SUPER

@@ -105,10 +105,7 @@ S.give(start=("lay",), pool=("stock", "lay"),
        "the other seats' layouts (a layout the swap makes a chimney is settled as at setup)")
 S.progress("chimneys", close=1)  # close: won by a single chimney
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
-S_RNG = S.at("rng")
-S_SEAT_RNG = S.at("seat_rng")
-S_SEED = S.at("seed")
-S_RULES = S.at("rules")
+S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_STOCK_N = S.at("stock_n")
 S_REM_N = S.at("rem_n")
 S_TURN = S.at("turn")
@@ -120,18 +117,9 @@ S_LAY = S.at("lay")
 S_CH = S.at("ch")
 S_STOCK = S.at("stock")
 S_REM = S.at("rem")
-S_PHASE = S.at("phase")
-S_ACTOR = S.at("actor")
-S_HELD = S.at("held")
-S_PLAYED = S.at("played")
-S_SCORE = S.at("score")
-S_EVC = S.at("evc")
-S_MASK = S.at("mask")
-S_LENGTH = S.at("length")
-S_UNFINISHED = S.at("unfinished")
-S_END = S.at("end")
-S_NEV = S.at("nev")
-S_SHAPE = S.at("shape")
+S_PHASE, S_ACTOR = S.at("phase", "actor")
+S_HELD, S_PLAYED, S_SCORE, S_EVC, S_MASK = S.at("held", "played", "score", "evc", "mask")
+S_LENGTH, S_UNFINISHED, S_END, S_NEV, S_SHAPE = S.at("length", "unfinished", "end", "nev", "shape")
 S_PASSES = S.at("passes")
 S_OVER = S.at("over")
 S_SWEEPS = S.at("sweeps")
@@ -149,21 +137,15 @@ R_SWEEPS_PER_TURN = S.rule("sweeps_per_turn")
 R_SWEEPS_PER_PLAYER = S.rule("sweeps_per_player")
 R_STALL_DISCARD = S.rule("stall_discard")
 R_MAX_TURNS = S.rule("max_turns")
+N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)
+S_SIZE = S.size
+EVW, DONE = S.evw, S.done
 D_SWEEP = S.decision("sweep")
 D_DOUBLE = S.decision("double")
 D_SWAP = S.decision("swap")
 D_STALL = S.decision("stall")
-N_RULES = len(S.rule_names)
-ZONES_END = S.zones_end
-S_SIZE = S.size
-EVW = S.evw
-TRACE_ROW = S.trace_row
-N_EV = len(S.events)
-DONE = S.done
 ENGINE = S.engine_tuple()
-REDEAL = S.redeal_table()
-CLEAR = S.clear_table()
-GIVE = S.give_table()
+REDEAL, CLEAR, GIVE = S.redeal_table(), S.clear_table(), S.give_table()
 # ---- end of the schema's names
 S.seal(globals())
 # trace mode: st is longer, and event i is st[S_SIZE + i*TRACE_ROW:][:TRACE_ROW]: an event

@@ -159,14 +159,6 @@ class ThreeUp(Game):
         st[L.S_DEALT + seat * L.NDEAL:L.S_DEALT + (seat + 1) * L.NDEAL] = dealt
         return True
 
-    @staticmethod
-    def after_redeal(st: np.ndarray) -> None:
-        """The seats the game does not have hold no hand mask and no dealt cards (as
-        ``kernel.clear_unseated``)."""
-        P = int(st[L.R_PLAYERS])
-        st[L.S_HMASK + P:L.S_HMASK + L.MAXP] = 0
-        st[L.S_DEALT + P * L.NDEAL:L.S_DEALT + L.MAXP * L.NDEAL] = 0
-
     # ------------------------------------------------------------ presentation
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
         """One legal action of the pending decision in the rules page's words (``cardlab

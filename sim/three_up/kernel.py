@@ -22,7 +22,7 @@ from cardlab.sim.jit import helper, illegal1, illegal3, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.schema import DONE
 from cardlab.sim.three_up.layout import (
-    A_PICKUP, A_STOP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, HAND, MAXK, MAXP, NDEAL, NT,
+    A_PICKUP, A_STOP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, HAND, MAXK, NDEAL, NT,
     R_TYPE, S_DEALT, S_HAND, S_HCNT, P_CHOSEN, P_DOWN,
     P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP, R_MAX_TURNS, R_NCARDS,
     R_PLAYERS, S_ACTOR, S_ACTS, S_DOWN_N, S_DRAW, S_DRAW_N, S_END, S_GAVE_UP, S_HAND_N,
@@ -268,7 +268,8 @@ def step(st, act):
 # per type with its count (S_HCNT).  Its derived books (S_HMASK, S_DEALT: hidden from the
 # other seats, ``derived`` in the layout) are re-made here from the re-dealt hand, and
 # nothing of the hand it held is left behind (the stacks' unused slots, the dealt
-# positions of an up choice already made).
+# positions of an up choice already made); the blocks of seats the game does not have
+# the re-deal itself clears (sim/redeal.clear_hidden).
 
 
 @helper("int64(ST, int64, int64, ST, int64)")
@@ -280,16 +281,6 @@ def table_cards(st, offset, seat, pool, k):
             pool[k] = st[S_HAND + (o + t) * MAXK + i]
             k += 1
     return k
-
-
-@helper("void(ST)")
-def clear_unseated(st):
-    """The seats the game does not have (players..MAXP-1) hold no hand mask and no dealt
-    cards: a re-deal leaves nothing in their derived books either."""
-    for s in range(st[R_PLAYERS], MAXP):
-        st[S_HMASK + s] = 0
-        for i in range(NDEAL):
-            st[S_DEALT + s * NDEAL + i] = 0
 
 
 @helper("void(ST, int64, int64, ST, int64, int64)")
@@ -315,4 +306,3 @@ def table_put(st, offset, seat, pool, k, n):
     choosing = st[S_PHASE] == D_UP and seat >= st[S_ACTOR]
     for i in range(NDEAL):
         st[S_DEALT + seat * NDEAL + i] = pool[k + i] if choosing and i < n else 0
-    clear_unseated(st)
