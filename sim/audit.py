@@ -874,7 +874,7 @@ def summary(result: dict) -> str:
     found = f"{result['violations']:,} violations" if result["violations"] else "no violation"
     lines = [f"honesty audit of {result['game']}: {result['decisions']:,} decisions in "
              f"{len(result['cells'])} settings, {found}"]
-    lines += [f"  {name:<12} {n:>8,} decisions  " + (f"{bad:,} violations" if bad else "honest")
+    lines += [f"  {name:<12} {n:>8,} decisions  " + (f"{bad:,} violations" if bad else "no violation")
               for name, (n, bad) in sorted(per.items())]
     for f, c in result["coverage"].items():
         missed = ", ".join(map(str, c["missed"][:12])) + (" ..." if len(c["missed"]) > 12 else "")
