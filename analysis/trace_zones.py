@@ -3,8 +3,9 @@ the names of the rules page's "Trace" section) and the game's schema (``sim/sche
 whose parts carry the visibility (PUBLIC, OWNER, NOBODY) that ``sim/observe.py`` uses.
 
 Trace names and schema names mostly agree (``draw``, ``stock``) or differ by a plural
-(``hands`` for the schema's ``hand``).  The rest are listed in ``TRACE_ALIASES`` per game
-(a trace says ``discard`` where Skyscraper's schema says ``disc``).  A test checks every
+(``hands`` for the schema's ``hand``).  The rest each game lists in its ``trace_parts``
+(a presentation hook, ``sim/game.Game``: a trace says ``discard`` where Skyscraper's schema
+says ``disc``).  A test checks every
 shipped game's table against ``sim/observe.observation`` on real positions, so an alias
 that hides the wrong zone fails.  A zone no rule matches (a new game's derived field such
 as Block Tower's ``instability``) is treated as public: the trace shows it to everyone,
@@ -22,22 +23,11 @@ from typing import Any
 
 from cardlab.sim.schema import NOBODY, OWNER, PUBLIC
 
-# trace zone -> schema part, where neither the name nor its singular is the part's name
-TRACE_ALIASES: dict[str, dict[str, str]] = {
-    "skyscraper": {"discard": "disc"},
-    "smokestack": {"layouts": "lay", "chimneys": "ch", "removed": "rem"},
-    "five_towers": {"discard": "disc", "towers": "tow", "rubble": "rub"},
-    "three_up": {"cleared": "gone"},
-    "block_tower": {"point_pile": "pile", "used_actions": "used", "tower": "pile", "shares": "share",
-                    "start_seat": "start", "direction": "dir"},
-}
-
-
 def schema_part(game, zone: str):
     """The schema part a trace zone is drawn from, or None."""
     parts = game.schema.parts
     for name in (zone, zone[:-1] if zone.endswith("s") else None,
-                 TRACE_ALIASES.get(game.id, {}).get(zone)):
+                 game.trace_parts.get(zone)):
         if name and name in parts and parts[name].section == "zones":
             return parts[name]
     return None
@@ -95,4 +85,4 @@ def seat_view(game, state: dict[str, Any], players: int, seat: int | None,
     return out
 
 
-__all__ = ["TRACE_ALIASES", "schema_part", "zone_info", "cards_in", "seat_view", "sees", "NOBODY", "OWNER", "PUBLIC"]
+__all__ = ["schema_part", "zone_info", "cards_in", "seat_view", "sees", "NOBODY", "OWNER", "PUBLIC"]

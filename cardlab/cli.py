@@ -699,13 +699,17 @@ def new_game(name: str = typer.Argument(..., help="The new game's id: a lowercas
              root: Optional[str] = typer.Option(None, "--root", help="The cardlab checkout to write "
                                                 "into (default: the one cardlab runs from)."),
              golden: bool = typer.Option(True, "--golden/--no-golden", help="Record the game's golden "
-                                         "trace (compiles it once, 10-20 s).")):
+                                         "trace (compiles it once, 10-20 s)."),
+             template: str = typer.Option("skeleton", "--template", help="What to start from: skeleton "
+                                          "(one card each, keep or exchange) or cards52 (a 52-card "
+                                          "trick-taking game with bit-mask hands, sim/cards52.py).")):
     """Write the skeleton of a new game NAME (sim/NAME/, strategies/NAME.py, its rules page
     and test file: a tiny real game that passes every conformance check), register it and
     record its golden trace."""
     from cardlab.new_game import new_game as write_game
 
-    for line in write_game(name, root, golden, say=lambda m: print(m, file=sys.stderr)):
+    for line in write_game(name, root, golden, say=lambda m: print(m, file=sys.stderr),
+                           template=template):
         print(line)
 
 

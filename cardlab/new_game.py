@@ -5,17 +5,23 @@ neither pytest nor numba ever imports them), a real but tiny game -- one card ea
 it or exchange it for the top of the stock, the highest card wins: a decision, a hidden
 hand, a hidden stock and a chance event -- that passes every check of the conformance kit:
 
-    sim/NAME/__init__.py  layout.py  moves.py  kernel.py  binding.py
+    sim/NAME/__init__.py  layout.py  moves.py  kernel.py
     strategies/NAME.py
     docs/rules/NAME.md
     tests/test_NAME_rules.py
 
 and registers it: a line in ``sim/registry.py``'s ``GAME_MODULES``, its package in
-``pyproject.toml``, and its modules in the import contract ``.importlinter`` (its binding,
+``pyproject.toml``, and its modules in the import contract ``.importlinter`` (its
 kernel, moves and layout in their layers, its Game class in the game-rules contract; the
 layers: docs/architecture.md).  Then it records the game's golden trace
 (``tests/golden/traces/NAME.jsonl``, the conformance kit's last check) in a fresh process,
 which compiles the game once (10-20 s): the designer's first test run is green.
+
+``--template cards52`` writes the same files from ``cardlab/templates/cards52/`` instead: a
+trick-taking game over a standard 52-card deck with bit-mask hands (3-7 players, follow
+suit, trumps named by a seat, most tricks wins), built on the deck helpers of
+``sim/cards52.py``; the default template is ``skeleton`` (the one-card game above).  An
+unknown template is refused in one line that lists the choices.
 
 A bad NAME (not a lowercase identifier, a Python keyword, an existing game id, a file or
 folder that exists) is refused in one line before anything is written; a write that fails
@@ -39,13 +45,17 @@ from pathlib import Path
 from cardlab.sim.errors import InputError, RunError
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "new_game"
+# --template NAME -> the folder of its templates (the same file names, FILES) and what the
+# summary says the written game is
+TEMPLATE_DIRS = {"skeleton": TEMPLATES, "cards52": TEMPLATES.parent / "cards52"}
+WHAT = {"skeleton": "one card each, keep or exchange, the highest card wins",
+        "cards52": "52 cards, tricks: follow suit, trumps named by a seat, most tricks wins"}
 # template -> where it goes (relative to the checkout root; NAME is the game id)
 FILES = (
     ("__init__.py.tmpl", "sim/{name}/__init__.py"),
     ("layout.py.tmpl", "sim/{name}/layout.py"),
     ("moves.py.tmpl", "sim/{name}/moves.py"),
     ("kernel.py.tmpl", "sim/{name}/kernel.py"),
-    ("binding.py.tmpl", "sim/{name}/binding.py"),
     ("strategies.py.tmpl", "strategies/{name}.py"),
     ("rules.md.tmpl", "docs/rules/{name}.md"),
     ("test_rules.py.tmpl", "tests/test_{name}_rules.py"),
@@ -57,7 +67,7 @@ REGISTRY_RE = re.compile(r"^GAME_MODULES\s*=\s*\{\s*\n(?P<body>(?:.*\n)*?)\}", r
 PACKAGES_RE = re.compile(r"^packages\s*=\s*\[(?P<body>[^\]]*)\]", re.M)
 # .importlinter: a layer line of one part of every game ("cardlab.sim.G.kernel | ..."), and
 # the game-rules contract's list of Game classes ("    cardlab.sim.G" lines)
-CONTRACT_PARTS = ("binding", "kernel", "moves", "layout")
+CONTRACT_PARTS = ("kernel", "moves", "layout")
 GAME_PART_RE = re.compile(r"cardlab\.sim\.(\w+)\.(\w+)\Z")
 
 
@@ -148,7 +158,7 @@ def pyproject_edit(text: str, name: str) -> str:
 
 def importlinter_edit(text: str, name: str) -> str:
     """.importlinter with the game's modules added: ``cardlab.sim.NAME.PART`` at the end of
-    the layer line of every game's PART (binding, kernel, moves, layout), and
+    the layer line of every game's PART (kernel, moves, layout), and
     ``cardlab.sim.NAME`` after the last Game class of the game-rules contract."""
     lines = text.split("\n")
     for part in CONTRACT_PARTS:
@@ -182,9 +192,20 @@ def importlinter_edit(text: str, name: str) -> str:
     return "\n".join(lines)
 
 
-def plan(name: str, root: Path) -> Plan:
-    """Check NAME and ROOT and compute every file and edit; raise InputError (nothing
-    written) for the first problem."""
+def check_template(template: str) -> Path:
+    """The folder of template ``template``; InputError (one line, the choices) if unknown."""
+    if template not in TEMPLATE_DIRS:
+        raise InputError(f"bad --template {template!r}: allowed {', '.join(TEMPLATE_DIRS)}")
+    if not TEMPLATE_DIRS[template].is_dir():  # an install without it as package data
+        raise InputError(f"template {template!r} is not installed with this cardlab "
+                         f"({TEMPLATE_DIRS[template]}): run new-game from a source checkout")
+    return TEMPLATE_DIRS[template]
+
+
+def plan(name: str, root: Path, template: str = "skeleton") -> Plan:
+    """Check TEMPLATE, NAME and ROOT and compute every file and edit; raise InputError
+    (nothing written) for the first problem."""
+    folder = check_template(template)
     check_name(name)
     root = Path(root)
     registry, pyproject = root / "sim" / "registry.py", root / "pyproject.toml"
@@ -205,7 +226,7 @@ def plan(name: str, root: Path) -> Plan:
         if path.exists():
             raise InputError(f"cannot create game {name!r}: {path.relative_to(root).as_posix()} "
                              f"already exists")
-        files.append((path, render((TEMPLATES / tmpl).read_text(), name)))
+        files.append((path, render((folder / tmpl).read_text(), name)))
     py_text = pyproject.read_text()
     edits = [(registry, reg_text, new_reg)]
     new_py = pyproject_edit(py_text, name)
@@ -265,16 +286,17 @@ def write_golden_trace(name: str, root: Path) -> str:
 
 
 def new_game(name: str, root: str | Path | None = None, golden: bool = True,
-             say=print) -> list[str]:
-    """Write and register the skeleton of game NAME under ROOT (default: the checkout
-    cardlab runs from) and, with ``golden``, record its golden trace; ``say`` prints
-    progress.  Returns the summary lines to print."""
+             say=print, template: str = "skeleton") -> list[str]:
+    """Write and register game NAME from ``template`` (``TEMPLATE_DIRS``) under ROOT
+    (default: the checkout cardlab runs from) and, with ``golden``, record its golden
+    trace; ``say`` prints progress.  Returns the summary lines to print."""
     r = Path(root) if root is not None else default_root()
     if root is None and not (r / "sim" / "registry.py").is_file():
+        check_template(template)
         check_name(name)
         raise InputError(f"cardlab runs from an installed copy ({r}), not from a source checkout: "
                          f"pass --root PATH, the folder of a cardlab checkout")
-    p = plan(name, r)
+    p = plan(name, r, template)
     apply(p)
     rel = [path.relative_to(r).as_posix() for path, _ in p.files]
     regs = " and ".join(path.relative_to(r).as_posix() for path, _, _ in p.edits)
@@ -282,7 +304,7 @@ def new_game(name: str, root: str | Path | None = None, golden: bool = True,
     if golden and runs_here:
         say(f"recording the golden trace of {name!r} (compiles the game once, 10-20 s) ...")
         rel.append(write_golden_trace(name, r))
-    out = [f"wrote the game {name!r} (one card each, keep or exchange, the highest card wins):"]
+    out = [f"wrote the game {name!r} ({WHAT[template]}):"]
     out += [f"  {f}" for f in rel]
     out.append(f"registered it in {regs}")
     if not runs_here:

@@ -11,8 +11,8 @@ A game is a resumable step function over its declared state (``sim/schema.py``):
   and the result in ``S_MASK``/``S_LENGTH``/``S_UNFINISHED``/``S_END``.
 
 So a copy of ``st`` at any decision, mid-turn included, is a position that plays on
-exactly like the original.  The loop below is the whole fast path; a game's
-``binding.py`` binds it to the game's three functions and its strategies (numba compiles
+exactly like the original.  The loop below is the whole fast path; ``sim/bind.py``
+binds it to a game's three functions (its kernel's ``RULES``) and its strategies (numba compiles
 one specialised, cached kernel per game: the game functions are compile-time arguments).
 
 Measured before choosing this binding (Skyscraper, this machine): passing the game's

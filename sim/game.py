@@ -3,14 +3,15 @@
 A game is a ``Game`` subclass in ``sim/<game>/__init__.py``: its knobs and player
 range, how knob values become the rule vector, its card types, its tally layout, and
 how to decode a trace; its state is declared by the schema in ``layout.py``
-(``Game.schema``), and its rules are the model in ``kernel.py`` (``Game.model()``):
-``setup``, ``legal`` and ``step``.  The shared engine, the search player, the game's
-strategies and causal card power are bound to those rules in ``binding.py``
-(``Game.binding()``: ``play_on``, ``run_games``, ``run_games_search``, ``search_decide``,
-``run_causal``...), the one module of a game that imports ``cardlab.strategies``.  Both
-are imported lazily, so listing games or knobs never compiles anything.
+(``Game.schema``), and its rules are the model in ``kernel.py`` (``Game.model()``),
+which declares its rules functions once (``RULES = Rules(setup=..., step=..., legal=...)``).
+The shared engine, the search player, the game's strategies and causal card power are
+bound to them by ``sim/bind.py`` (``Game.binding()``: ``play_on``, ``run_games``,
+``run_games_search``, ``search_decide``, ``run_causal``...), the one place that brings a
+game's rules and its strategies together.  Both are imported lazily, so listing games or
+knobs never compiles anything.
 
-The lazy imports here (``importlib.import_module`` of the kernel, the binding and
+The lazy imports here (``importlib.import_module`` of the kernel, ``sim/bind.py`` and
 ``cardlab.strategies.<id>``) are the one sanctioned plug-in lookup of the layers
 (docs/architecture.md): a game is found by its id at run time, so the engine side never
 imports a game's rules or strategies by name; the import contract (``.importlinter``)
@@ -19,7 +20,7 @@ does not see these dynamic imports.
 from __future__ import annotations
 
 import importlib
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,65 @@ from cardlab.sim.knobs import Knob, resolve
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.tally import SHAPE_ROW_COLS, TallyLayout
 from cardlab.sim.strategy_spec import Strategy
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game's rules functions, declared once at the foot of its ``kernel.py``
+    (``RULES = Rules(setup=setup, step=step, ...)``): the engine, the search player, causal
+    card power and traces are bound to them by ``sim/bind.py``, not by code of the game's.
+
+    Required: ``setup(st)``, ``step(st, act)``, ``legal(st)`` (the pending decision's
+    actions into the action buffer, their number), ``progress(st, seat)`` (the game's
+    progress score, ``sim/shape.py``) and ``restrict_bits(st, act)`` (what an action commits,
+    for ``mcts:never=``).  The rest are optional hooks, None where the game has no use:
+
+    - ``legal_key``, ``legal_count``: the search's keyed actions (a decision whose actions
+      are one draw among many, Block Tower; ``search.listed`` and ``legal`` otherwise);
+    - ``table_cards``, ``table_put``: the cards of the game's TABLE zones for a re-deal and
+      a give (``redeal.no_table_cards`` / ``no_table_put`` otherwise);
+    - causal card power (``sim/give.py``): ``give_deal`` and ``give_begin`` (``setup`` cut in
+      two at the give), ``has_type(st, card, t)``, ``after_give(st)``, ``also_holds(st,
+      seat, t)`` (``give.no_more_held`` otherwise); or ``give_card`` where the game gives a
+      card its own way (5 Towers) instead of the schema's swap.  No ``give_deal``: no causal
+      card power.
+    """
+    setup: Any
+    step: Any
+    legal: Any
+    progress: Any
+    restrict_bits: Any
+    legal_key: Any = None
+    legal_count: Any = None
+    table_cards: Any = None
+    table_put: Any = None
+    give_deal: Any = None
+    give_begin: Any = None
+    has_type: Any = None
+    after_give: Any = None
+    also_holds: Any = None
+    give_card: Any = None
+
+    def named(self) -> dict[str, tuple[str, str]]:
+        """Every declared function as (module, name), by its field (the binding imports them)."""
+        out = {}
+        for f in fields(self):
+            fn = getattr(self, f.name)
+            if fn is not None:
+                py = getattr(fn, "py_func", fn)  # a numba dispatcher, or the function (no JIT)
+                out[f.name] = (py.__module__, py.__name__)
+        return out
+
+
+SUIT_SYMBOL = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def suited_face(code: str, suits: str, ranks: str) -> tuple[str, str] | None:
+    """RANK + SUIT codes (8H, TS) as a card face: 10\u2665 in the suit's colour (a four-colour
+    deck, so every suit can be told apart at a glance); None for any other code."""
+    if len(code) == 2 and code[0] in ranks and code[1] in suits:
+        return ("10" if code[0] == "T" else code[0]) + SUIT_SYMBOL.get(code[1], code[1]), f"suit-{code[1]}"
+    return None
 
 
 class Game:
@@ -108,10 +168,6 @@ class Game:
         return f"cardlab.sim.{self.id}.kernel"
 
     @property
-    def binding_module(self) -> str:
-        return f"cardlab.sim.{self.id}.binding"
-
-    @property
     def strategy_module(self) -> str:
         return f"cardlab.strategies.{self.id}"
 
@@ -129,10 +185,35 @@ class Game:
         """Cross-knob checks (a deck that can be dealt, ...); raise InputError."""
 
     def rules_vector(self, rules: dict[str, Any], players: int) -> np.ndarray:
-        raise NotImplementedError
+        """The rule slots of the schema (``S.rules(...)``, copied to ``st[S_RULES:]``) from the
+        knob values: ``players``, then each slot from ``rule_values`` or else the knob of the
+        same name (True/False as 1/0).  A slot neither names is an error naming it."""
+        S = self.schema
+        derived = self.rule_values(rules, players)
+        v = np.zeros(len(S.rule_names), dtype=np.int64)
+        for i, name in enumerate(S.rule_names):
+            if name == "players":
+                v[i] = players
+            elif name in derived:
+                v[i] = int(derived[name])
+            elif name in rules and not isinstance(rules[name], (str, tuple)):
+                v[i] = int(rules[name])
+            else:
+                raise TypeError(f"{self.id}: rule slot '{name}' is no number knob and rule_values gives "
+                                "no value for it")
+        return v
+
+    def rule_values(self, rules: dict[str, Any], players: int) -> dict[str, int]:
+        """The rule slots that are not a number or yes/no knob of the same name, by slot name
+        (a choice resolved to a number, a size that follows the player count)."""
+        return {}
 
     def max_length(self, rules: dict[str, Any]) -> int:
-        raise NotImplementedError
+        """The length cap, in ``length_unit``: the knob ``max_turns`` or ``max_rounds``."""
+        for cap in ("max_turns", "max_rounds"):
+            if cap in rules:
+                return int(rules[cap])
+        raise NotImplementedError(f"{self.id}: no max_turns or max_rounds knob: write max_length")
 
     def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:
         """(type index, card code) for every card type in the deck, for card power."""
@@ -185,11 +266,12 @@ class Game:
         return importlib.import_module(self.kernel_module)  # the plug-in lookup: dynamic
 
     def binding(self):
-        """The engine bound to the rules and the game's strategies (``binding.py``):
-        ``play_on(st, sids, params)``, ``run_games``, ``run_games_search``,
-        ``search_decide(st, me, p)``, ``choose``, ``ID``, and where the game has causal card
-        power ``give_state`` and ``run_causal``."""
-        return importlib.import_module(self.binding_module)  # the plug-in lookup: dynamic
+        """The engine bound to the rules its kernel declares (``RULES``) and to the game's
+        strategies, by ``sim/bind.py``: ``play_on(st, sids, params)``, ``run_games``,
+        ``run_games_search``, ``search_decide(st, me, p)``, ``choose``, ``ID``, and where the
+        game has causal card power ``give_card``, ``give_state`` and ``run_causal``."""
+        # the plug-in lookup (dynamic): sim/bind.py sits in the layer above the rules
+        return importlib.import_module("cardlab.sim.bind").bound(self)
 
     def kernel(self):
         return self.binding().run_games
@@ -221,6 +303,30 @@ class Game:
         buf = st[L.S_SIZE:L.S_SIZE + cap * L.TRACE_ROW].reshape(cap, L.TRACE_ROW)
         return n, buf[:, :L.EVW], buf[:, L.EVW:]
 
+    # what each event's numbers (after kind, player, turn) mean, by event name, for the
+    # trace decoding ``decode_trace`` makes of them: "name" (the number), "name:card" (a card
+    # code), "name:cards" (a bit mask of cards, as codes), "name:bool", "name:seats" (a bit
+    # mask of seats, as a list), "name:SEQ" (the layout's sequence SEQ at the number, e.g.
+    # "called:SUITS"); a trailing "?" makes a negative number None ("called:SUITS?")
+    event_fields: dict[str, tuple[str, ...]] | None = None
+    # trace zone -> schema part, where neither the zone's name nor its singular is the part's
+    # name (the replay viewer and the kit hide a zone by its part's visibility)
+    trace_parts: dict[str, str] = {}
+
+    def card_names(self, st: np.ndarray):
+        """card id -> its code on the rules page (``7C``, ``F3``), for observations, the
+        kit's messages and ``cardlab play``: the layout's ``card_code`` (the default), or a
+        game's own where the deck follows the knobs (3UP: the rules ``st`` carries say which
+        deck)."""
+        return getattr(self.layout, "card_code", str)
+
+    def card_face(self, code: str) -> tuple[str, str] | None:
+        """A trace's card code as the replay viewer draws it: (text on the card, colour
+        class: ``suit-S/H/D/C``, ``col-R/B/G``, ``kind-C/S/T/R/A``, ``floor``, ``special``,
+        ``block``, ``action``; ``analysis/card_faces.COLOURS``), None (the default) for the
+        code as it is, uncoloured."""
+        return None
+
     def describe_action(self, act: tuple[int, int, int, int], obs: dict[str, Any]) -> str | None:
         """One legal action of the pending decision in words, for ``cardlab play`` (``obs``:
         the deciding seat's ``observation``, its ``decision`` named): "play 7C", "bid 3".
@@ -228,8 +334,50 @@ class Game:
         return None
 
     def decode_trace(self, rules: dict, players: int, st: np.ndarray) -> list[dict]:
-        """The events of a trace-mode state as JSON-able dicts."""
-        raise NotImplementedError
+        """The events of a trace-mode state as JSON-able dicts: type, step, turn, player
+        (None: chance), action (the event's name), its numbers named by ``event_fields``, and
+        the zones after it (``zones``)."""
+        if self.event_fields is None:
+            raise NotImplementedError(f"{self.id}: declare event_fields or write decode_trace")
+        n, tev, tsnap = self.trace_arrays(st)
+        name = self.card_names(st)
+        events = []
+        for i in range(n):
+            kind, player, turn = (int(x) for x in tev[i][:3])
+            action = self.event_names[kind]
+            ev: dict[str, Any] = {"type": "event", "step": i, "turn": turn,
+                                  "player": None if player < 0 else player, "action": action}
+            for spec, x in zip(self.event_fields.get(action, ()), tev[i][3:]):
+                field, _, how = spec.partition(":")
+                try:
+                    ev[field] = self._field(how, int(x), name, players)
+                except (AttributeError, TypeError) as e:
+                    raise ValueError(f"{self.id}: event '{action}' field '{spec}': {e}") from None
+            ev["state"] = self.zones(tsnap[i], players)
+            events.append(ev)
+        return events
+
+    def _field(self, how: str, x: int, name, players: int):
+        """One event number as ``event_fields`` says (see there)."""
+        if how.endswith("?"):
+            if x < 0:
+                return None
+            how = how[:-1]
+        if how == "":
+            return x
+        if how == "card":
+            return name(x)
+        if how == "cards":
+            return [name(c) for c in range(63) if (x >> c) & 1]
+        if how == "bool":
+            return bool(x)
+        if how == "seats":
+            return [s for s in range(players) if (x >> s) & 1]
+        seq = getattr(self.layout, how, None)  # a sequence of the layout's: SUITS, KINDS...
+        if not isinstance(seq, (str, tuple, list)):
+            raise AttributeError(f"'{how}' is no field kind (card, cards, seats, bool, a sequence of the "
+                                 "layout's)")
+        return seq[x]
 
     def rules_json(self, rules: dict[str, Any]) -> dict[str, Any]:
         """Knob values as JSON-friendly values."""

@@ -32,13 +32,13 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim import engine
-from cardlab.sim.redeal import block_cards, put_block
+from cardlab.sim.redeal import (  # noqa: F401 - the arms and outcomes: give's names
+    ARM_IN, ARM_OUT, GAVE_AS_DEALT, GAVE_NONE, GAVE_SWAPPED, block_cards, put_block,
+)
 from cardlab.sim.rng import seed_aside, seed_game, stream_below
 from cardlab.sim.tally import WIN_UNIT
 
-ARM_OUT, ARM_IN = 0, 1
 ROLE_START, ROLE_POOL = 1, 2       # the last column of a GIVE row
-GAVE_NONE, GAVE_SWAPPED, GAVE_AS_DEALT = 0, 1, 2   # what give returns
 # per (type, seat) in a causal tally: pairs, pairs the arm could not be made, IN arms that
 # already held the card as dealt, IN wins, OUT wins, sum of paired differences, sum of their
 # squares (win shares in WIN_UNIT, so every entry is an integer and sums are exact)

@@ -126,12 +126,8 @@ def determinize(game, st: np.ndarray, seat: int, rng: np.random.Generator) -> np
 
 # ------------------------------------------------------------ observation
 def _codes(game, st: np.ndarray):
-    """card id -> the rules page's code."""
-    if hasattr(game, "codes"):
-        names = game.codes(st)
-        return lambda c: names[c]
-    code = getattr(game.layout, "card_code", None)
-    return code or str
+    """card id -> the rules page's code (the game's ``card_names``)."""
+    return game.card_names(st)
 
 
 def observation(game, st: np.ndarray, seat: int) -> dict[str, Any]:

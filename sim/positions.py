@@ -38,8 +38,17 @@ def zone_census(game, zones: dict) -> Counter:
 
 
 def card_census(game, st: np.ndarray, players: int) -> Counter:
-    """Every card code in the zones of ``st``, counted (the game's own trace decoding)."""
-    return zone_census(game, game.zones(st[:game.layout.ZONES_END], players))
+    """Every card in the schema's zones of ``st``, counted by card id: each zone (each
+    seat's block of a per-seat one) read as the schema declares it (a pile by its count, a
+    bit-mask hand's bits, counts, slots; a TABLE zone through the game's ``zone_cards``).
+    Counters, books and scratch are never counted, whatever a trace shows beside the cards."""
+    from cardlab.sim.observe import zone_cards
+
+    out: Counter = Counter()
+    for p in game.schema.zone_parts():
+        for seat in (range(players) if p.owner else (None,)):
+            out.update(zone_cards(game, st, p.name, seat))
+    return out
 
 
 def new_game(game, setup, index: int) -> np.ndarray:

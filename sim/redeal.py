@@ -30,6 +30,10 @@ from cardlab.sim.schema import DERIVED as CLEAR_DERIVED  # a clear-table row of 
 ENC_PILE, ENC_COUNTS, ENC_SLOTS, ENC_MASK, ENC_TABLE = 0, 1, 2, 3, 4
 VIS_PUBLIC, VIS_OWNER, VIS_NOBODY = 0, 1, 2
 RW = 7  # numbers per row of a redeal table
+# causal card power's arms and what a give returns (sim/give.py), here in the core so that a
+# game giving a card its own way (5 Towers' give_card, in its rules) can name them
+ARM_OUT, ARM_IN = 0, 1
+GAVE_NONE, GAVE_SWAPPED, GAVE_AS_DEALT = 0, 1, 2
 
 
 @helper("int64(ST, int64, int64, ST, int64)")

@@ -584,7 +584,8 @@ class Schema:
         if p.encoding == MASK:
             return [c for w, word in enumerate(st[p.block(seat)]) for c in range(63 * w, 63 * w + 63)
                     if (int(word) >> (c - 63 * w)) & 1]
-        raise ValueError(f"{self.game}: zone '{name}' is a {p.encoding} zone: the game decodes it")
+        raise ValueError(f"{self.game}: zone '{name}' is a {p.encoding} zone: the game's zone_cards(st, "
+                         "name, seat) must read its cards (docs/game_reference.md, the state schema)")
 
     def parts_at(self, offset: int) -> str:
         """The name of the part that starts at ``offset``."""

@@ -54,7 +54,7 @@ own reseeded generator, never on the real one (that would foresee the future).
 
 The search reads the real position only through the re-deal, whose sorted pool depends
 only on which cards the seat cannot see: the honesty check holds for it like for every
-strategy.  It is bound to a game by the game's ``binding.py`` (``decide``), and the engine
+strategy.  It is bound to a game by ``sim/bind.py`` (``decide``, from the kernel's ``RULES``), and the engine
 (``sim/engine.play_on_search``) asks it for every seat that plays ``mcts``.
 """
 import numpy as np

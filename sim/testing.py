@@ -44,6 +44,8 @@ The checks (``CHECKS``, in the order they run):
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import json
 import math
 import os
@@ -129,8 +131,10 @@ def check_conservation(game_id: str, games: int = 240, seed: int = 3) -> None:
             act = acts[int(rng.integers(len(acts)))]
             _rules_call(f"step with the listed action {act}", where, M.step, st, act)
             got = card_census(game, st, players)
-            assert got == deck, (f"{where}: cards changed after {act}: "
-                                 f"gained {dict(got - deck)}, lost {dict(deck - got)}")
+            if got != deck:
+                name = game.card_names(st)  # cards by their codes (copies of a card add up)
+                gained, lost = (dict(Counter(name(c) for c in x.elements())) for x in (got - deck, deck - got))
+                raise AssertionError(f"{where}: cards changed after {act}: gained {gained}, lost {lost}")
         assert st[L.S_PHASE] == DONE, f"{game_id} game {g}: no end after {cap} random decisions"
         assert 0 <= st[L.S_LENGTH] <= game.max_length(setup.rules)
         if st[L.S_UNFINISHED]:

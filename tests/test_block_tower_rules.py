@@ -20,7 +20,6 @@ from scipy import stats
 
 from cardlab.sim.block_tower import GAME
 from cardlab.sim.block_tower import kernel as K
-from cardlab.sim.block_tower import binding as B
 from cardlab.sim.block_tower import layout as L
 from cardlab.sim.block_tower import model as MD
 from cardlab.sim.block_tower import moves as M
@@ -28,11 +27,13 @@ from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
 from cardlab.strategies import block_tower as S
 
+from turns import block_tower_turn
 from cardlab.sim.testing import conformance_tests
 
 # every check a game must pass (sim/testing.py): conservation, trace = fast path,
 # compiled = plain Python, any --jobs, honesty of every strategy, parameters, knobs, golden trace
 test_conformance = conformance_tests("block_tower")
+B = GAME.binding()  # the engine bound to the rules (sim/bind.py)
 
 
 C = L.card_of
@@ -111,7 +112,7 @@ def arrays(name="reference", **over):
 def turn(st, me, name="reference", **over):
     sids, params = arrays(name, **over)
     st[L.S_CUR] = me
-    return bool(B.play_turn(st, sids, params, me))
+    return bool(block_tower_turn(st, sids, params, me))
 
 
 TOWER5 = ("B01", "B02", "B03", "B04", "B05")       # five 1-point blocks

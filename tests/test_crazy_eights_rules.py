@@ -12,7 +12,6 @@ import pytest
 from cardlab.sim import runner
 from cardlab.sim.crazy_eights import GAME
 from cardlab.sim.crazy_eights import kernel as K
-from cardlab.sim.crazy_eights import binding as B
 from cardlab.sim.crazy_eights import layout as L
 from cardlab.sim.crazy_eights import moves as M
 from cardlab.sim.errors import ILLEGAL, InputError
@@ -21,6 +20,7 @@ from cardlab.sim.schema import DONE
 from cardlab.sim.testing import conformance_tests
 from cardlab.strategies.crazy_eights import ID, choose
 
+B = GAME.binding()  # the engine bound to the rules (sim/bind.py)
 C = L.card_of
 NOPAR = (0.0,) * 8
 

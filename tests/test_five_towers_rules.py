@@ -15,7 +15,6 @@ import pytest
 from cardlab.sim import runner
 from cardlab.sim.five_towers import GAME
 from cardlab.sim.five_towers import kernel as K
-from cardlab.sim.five_towers import binding as B
 from cardlab.sim.five_towers import layout as L
 from cardlab.sim.errors import ILLEGAL
 from cardlab.sim.five_towers import moves as M
@@ -23,11 +22,13 @@ from cardlab.sim.runner import make_setup
 from cardlab.strategies import five_towers as S
 from tests import five_towers_helpers as H
 
+from turns import five_towers_round
 from cardlab.sim.testing import conformance_tests
 
 # every check a game must pass (sim/testing.py): conservation, trace = fast path,
 # compiled = plain Python, any --jobs, honesty of every strategy, parameters, knobs, golden trace
 test_conformance = conformance_tests("five_towers")
+B = GAME.binding()  # the engine bound to the rules (sim/bind.py)
 
 
 EMPTY = L.EMPTY
@@ -137,7 +138,7 @@ def test_max_buildable_matches_an_exhaustive_search_over_orders():
 def test_a_bid_of_the_whole_offer_ends_the_bidding():
     st = H.make_state(draw=["C15", "C14", "C13", "C12", "C11", "S3"], capacity=64)
     sids, params = seats()
-    assert B.step_round(st, sids, params)
+    assert five_towers_round(st, sids, params)
     ev = events(st)
     assert [e[:3] for e in ev if e[0] in ("bid", "pass")] == [("bid", 0, 5)]
     assert H.tower(st, 0, "C") == ["C15", "C14", "C13", "C12", "C11"]
@@ -150,14 +151,14 @@ def test_the_start_player_moves_left_of_the_builder():
     st = H.make_state(towers={1: {"C": ["C5", "C0"]}, 2: {"C": ["C15"]}},
                       draw=["C4", "C12", "C14", "C13", "A0"], capacity=64)
     sids, params = seats()
-    B.step_round(st, sids, params)
+    five_towers_round(st, sids, params)
     ev = events(st)
     assert [e[:3] for e in ev if e[0] in ("bid", "pass")] == \
         [("bid", 0, 3), ("pass", 1, 0), ("pass", 2, 0)]
     st = H.make_state(towers={0: {"C": ["C5", "C0"], "A": ["A6", "A0"]}, 1: {"C": ["C6", "C0"]},
                               2: {"C": ["C15"]}},
                       draw=["C4", "C12", "C14", "C13", "A0"], capacity=64)
-    B.step_round(st, sids, params)
+    five_towers_round(st, sids, params)
     ev = events(st)
     assert [e[:3] for e in ev if e[0] in ("bid", "pass")] == \
         [("pass", 0, 0), ("pass", 1, 0), ("bid", 2, 3)]
@@ -171,14 +172,14 @@ def test_all_pass_discards_the_offer_and_moves_the_start_player():
     st = H.make_state(towers={s: capped for s in range(3)}, draw=["C9", "S9", "T8", "R15", "A1", "C1"],
                       start=2, capacity=64)
     sids, params = seats()
-    B.step_round(st, sids, params)
+    five_towers_round(st, sids, params)
     ev = events(st)
     assert [e[0] for e in ev].count("pass") == 3 and ("all_pass", -1) == ev[-6][:2]
     assert int(st[L.S_DISC_N]) == 5 and int(st[L.S_OFFER_N]) == 0
     assert int(st[L.S_START]) == 0
     st = H.make_state(towers={s: capped for s in range(3)}, draw=["C9", "S9", "T8", "R15", "A1"],
                       start=2, rules={"all_pass": "stay"})
-    B.step_round(st, sids, params)
+    five_towers_round(st, sids, params)
     assert int(st[L.S_START]) == 2
 
 
@@ -186,21 +187,21 @@ def test_the_reshuffle_happens_once_and_the_second_run_out_ends_the_game():
     sids, params = seats(2)
     # 3 cards in the pile, 4 in the discard: the round reveals 3, reshuffles, reveals 2 more
     st = H.make_state(2, draw=["C1", "C2", "C3"], discard=["S1", "S2", "S3", "S4"], capacity=64)
-    B.step_round(st, sids, params)
+    five_towers_round(st, sids, params)
     ev = events(st)
     assert [e[0] for e in ev[:6]] == ["reveal"] * 3 + ["reshuffle", "reveal", "reveal"]
     assert int(st[L.S_RUNOUTS]) == 1 and int(st[L.S_OVER]) == 0
     # second run-out mid-offer: the round is played on its short offer, then the game ends
     st = H.make_state(2, draw=["C15", "C14"], capacity=64)
     st[L.S_RUNOUTS] = 1
-    assert B.step_round(st, sids, params)
+    assert five_towers_round(st, sids, params)
     ev = events(st)
     assert [e[:3] for e in ev if e[0] == "bid"] == [("bid", 0, 2)], "a bid of the whole short offer"
     assert int(st[L.S_OVER]) == 1
     # an empty pile at the second run-out: no round at all
     st = H.make_state(2, discard=["C15"])
     st[L.S_RUNOUTS] = 1
-    assert not B.step_round(st, sids, params)
+    assert not five_towers_round(st, sids, params)
     assert int(st[L.S_ROUND]) == 0 and int(st[L.S_OVER]) == 1
 
 

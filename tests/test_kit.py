@@ -72,6 +72,68 @@ def test_an_exception_inside_the_rules_is_a_named_failure(monkeypatch):
         testing.check_conservation("crazy_eights", games=1)
 
 
+@pytest.mark.parametrize("game_id", ["skyscraper", "smokestack", "five_towers", "three_up", "block_tower",
+                                     "crazy_eights"])
+def test_conservation_counts_the_schema_card_zones(game_id):
+    """The census is the schema's zones (a TABLE zone through the game's ``zone_cards``),
+    never a trace's: it agrees with the cards the game's trace decoding shows (Block Tower's
+    tower, its point pile read as blocks, left out by ``card_zones``), and a card duplicated
+    in a zone is caught as that card."""
+    from collections import Counter
+
+    from cardlab.sim import runner
+    from cardlab.sim.positions import zone_census
+    from cardlab.sim.registry import get_game
+    from cardlab.sim.testing import card_census, new_game, random_legal
+
+    game = get_game(game_id)
+    players = game.default_players
+    st = new_game(game, runner.make_setup(game_id, players, None, None, 3), 0)
+    rng = __import__("numpy").random.default_rng(1)
+    for _ in range(12):  # a few random decisions in: cards in every kind of zone
+        game.model().step(st, random_legal(game, st, rng))
+    deck = card_census(game, st, players)
+    name = game.card_names(st)
+    assert Counter(name(c) for c in deck.elements()) == zone_census(game, game.zones(st[:game.layout.ZONES_END], players))
+    from cardlab.sim.observe import zone_cards
+
+    parts = game.schema.zone_parts()
+    # a slip: one card of a pile or a counts zone duplicated is a different census
+    pile = next(p for p in parts if p.encoding in ("pile", "counts") and zone_cards(game, st, p.name,
+                                                                              0 if p.owner else None))
+    bad = st.copy()
+    seat = 0 if pile.owner else None
+    blk = pile.block(seat)
+    if pile.encoding == "counts":
+        card = next(i for i, n in enumerate(bad[blk]) if n > 0)
+        bad[blk.start + card] += 1
+    else:
+        cp = game.schema.parts[pile.count]
+        at = cp.offset + (seat if cp.owner else 0)
+        card = int(bad[blk.start])
+        bad[blk.start + int(bad[at])] = card  # the pile's first card once more on top
+        bad[at] += 1
+    assert card_census(game, bad, players) - deck == Counter({card: 1})
+
+
+def test_a_table_zone_without_its_reader_is_named():
+    """A game with a TABLE zone and no ``zone_cards`` cannot be counted: the error says
+    which zone and which hook."""
+    from cardlab.sim.registry import get_game
+    from cardlab.sim.testing import card_census, new_game
+    from cardlab.sim import runner
+
+    game = get_game("smokestack")
+    st = new_game(game, runner.make_setup("smokestack", 3, None, None, 3), 0)
+
+    class NoReader(type(game)):
+        zone_cards = None
+
+    with pytest.raises(ValueError, match=r"zone 'lay' is a table zone: the game's zone_cards\(st, name, seat\) "
+                                         r"must read its cards"):
+        card_census(NoReader(), st, 3)
+
+
 def test_random_play_smoke_says_worth_a_look_beyond_its_margin():
     """Under uniformly random play 3UP 3DOWN's first seat wins 26.8% [25.4, 28.2] of 4,000
     games (4 players): "worth a look" at a margin of 0 points, nothing at the stated 5."""

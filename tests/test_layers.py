@@ -77,20 +77,20 @@ def test_the_contract_is_not_vacuous(tmp_path):
 
 
 def test_the_layers_are_named_in_their_order():
-    """CLI <- play/new-game <- pipeline <- reports <- analysis <- runner <- bindings <-
+    """CLI <- play/new-game <- pipeline <- reports <- analysis <- runner <- binding <-
     strategies/search <- rules (kernel <- moves <- layout) <- core: a contract that merged,
     dropped or reordered a layer fails here."""
     layers = _layers()
     where = {m: i for i, layer in enumerate(layers) for m in layer}
     order = ["cardlab.cli", "cardlab.play", "cardlab.analysis.pipeline", "cardlab.analysis.report",
-             "cardlab.analysis.summary", "cardlab.sim.runner", "cardlab.sim.skyscraper.binding",
+             "cardlab.analysis.summary", "cardlab.sim.runner", "cardlab.sim.bind",
              "cardlab.strategies", "cardlab.sim.skyscraper.kernel", "cardlab.sim.skyscraper.moves",
              "cardlab.sim.skyscraper.layout", "cardlab.sim.game", "cardlab.sim.engine"]
     assert [where[m] for m in order] == list(range(len(order))), [(m, where.get(m)) for m in order]
     assert where["cardlab.sim.testing"] == 0 and where["cardlab.new_game"] == where["cardlab.play"]
     assert where["cardlab.sim.search"] == where["cardlab.strategies"]
     for g in _games():  # each game's parts in their layers
-        for part in ("binding", "kernel", "moves", "layout"):
+        for part in ("kernel", "moves", "layout"):
             assert where.get(f"cardlab.sim.{g}.{part}") == where[f"cardlab.sim.skyscraper.{part}"], (g, part)
 
 
@@ -121,7 +121,7 @@ def test_nothing_is_ignored():
             assert "ignore_imports" not in c[s], s
             assert c[s].get("unmatched_ignore_imports_alerting") is None, s
     forbidden = _lines(c["importlinter:contract:game-rules"]["forbidden_modules"])
-    assert {"cardlab.strategies", "cardlab.strategies.*", "cardlab.sim.*.binding", "cardlab.analysis"} <= set(forbidden)
+    assert {"cardlab.strategies", "cardlab.strategies.*", "cardlab.sim.bind", "cardlab.analysis"} <= set(forbidden)
     assert c["importlinter:contract:sim-below-analysis"]["type"] == "forbidden"
 
 

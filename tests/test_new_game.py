@@ -103,25 +103,28 @@ def test_a_write_that_fails_half_way_is_undone(small_root):
 # ---------------------------------------------------------------- what it writes
 
 
-def test_the_plan_renders_every_template_and_registers_the_game(small_root):
-    p = NG.plan("crazy_eights_two", small_root)
+def _rendered(small_root, name, template):
+    """The plan's files by path, each rendered completely and, if Python, parseable; the
+    rules never import the strategies, and the kernel declares what sim/bind.py binds."""
+    p = NG.plan(name, small_root, template=template)
     written = {f.relative_to(small_root).as_posix(): text for f, text in p.files}
-    assert set(written) == {"sim/crazy_eights_two/__init__.py", "sim/crazy_eights_two/layout.py",
-                            "sim/crazy_eights_two/moves.py", "sim/crazy_eights_two/kernel.py",
-                            "sim/crazy_eights_two/binding.py",
-                            "strategies/crazy_eights_two.py", "docs/rules/crazy_eights_two.md",
-                            "tests/test_crazy_eights_two_rules.py"}
+    assert set(written) == {f"sim/{name}/__init__.py", f"sim/{name}/layout.py", f"sim/{name}/moves.py",
+                            f"sim/{name}/kernel.py", f"strategies/{name}.py", f"docs/rules/{name}.md",
+                            f"tests/test_{name}_rules.py"}
     for path, text in written.items():
         assert "{{" not in text and "}}" not in text, path
         if path.endswith(".py"):
             ast.parse(text, path)
-    assert "class CrazyEightsTwo(Game):" in written["sim/crazy_eights_two/__init__.py"]
-    # the rules never import the strategies; the binding is the game's one module that does
     for rules in ("kernel", "moves", "layout"):
-        assert "cardlab.strategies" not in written[f"sim/crazy_eights_two/{rules}.py"], rules
-    assert "from cardlab.strategies.crazy_eights_two import" in written["sim/crazy_eights_two/binding.py"]
-    assert 'test_conformance = conformance_tests("crazy_eights_two")' in \
-        written["tests/test_crazy_eights_two_rules.py"]
+        assert "cardlab.strategies" not in written[f"sim/{name}/{rules}.py"], rules
+    assert "\nRULES = Rules(setup=setup, step=step, legal=legal" in written[f"sim/{name}/kernel.py"]
+    assert f'test_conformance = conformance_tests("{name}")' in written[f"tests/test_{name}_rules.py"]
+    return p, written
+
+
+def test_the_plan_renders_every_template_and_registers_the_game(small_root):
+    p, written = _rendered(small_root, "crazy_eights_two", "skeleton")
+    assert "class CrazyEightsTwo(Game):" in written["sim/crazy_eights_two/__init__.py"]
     edits = {f.name: new for f, _, new in p.edits}
     reg = ast.literal_eval(edits["registry.py"].split("GAME_MODULES = ", 1)[1].split("\n}\n", 1)[0] + "\n}")
     assert reg["crazy_eights_two"] == "cardlab.sim.crazy_eights_two"
@@ -133,17 +136,47 @@ def test_the_plan_renders_every_template_and_registers_the_game(small_root):
     assert {k: v for k, v in py.items() if k != "packages"} == {k: v for k, v in old.items() if k != "packages"}
 
 
+def test_the_cards52_plan_renders_every_template(small_root):
+    """--template cards52: the same files, a trick-taking game on sim/cards52.py, registered
+    by the same edits as the skeleton."""
+    p, written = _rendered(small_root, "whist_lite", "cards52")
+    assert "class WhistLite(Game):" in written["sim/whist_lite/__init__.py"]
+    for rules in ("kernel", "moves", "layout"):
+        assert "from cardlab.sim.cards52 import" in written[f"sim/whist_lite/{rules}.py"], rules
+    assert "`cardlab new-game whist_lite --template cards52`" in written["docs/rules/whist_lite.md"]
+    skeleton = NG.plan("whist_lite", small_root)
+    assert [(f, new) for f, _, new in p.edits] == [(f, new) for f, _, new in skeleton.edits]
+    assert {f for f, _ in p.files} == {f for f, _ in skeleton.files}
+
+
+def test_the_cards52_templates_are_the_skeletons_files():
+    folder = NG.TEMPLATE_DIRS["cards52"]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(t for t, _ in NG.FILES)
+
+
+def test_an_unknown_template_is_refused_in_one_line_naming_the_choices(small_root):
+    before = snapshot(small_root)
+    with pytest.raises(InputError) as e:
+        NG.new_game("tiny", small_root, golden=False, template="bridge")
+    assert str(e.value) == "bad --template 'bridge': allowed skeleton, cards52"
+    p = subprocess.run([sys.executable, "-m", "cardlab.cli", "new-game", "tiny", "--template", "bridge",
+                        "--root", str(small_root)], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == "cardlab: error: bad --template 'bridge': allowed skeleton, cards52\n"
+    assert snapshot(small_root) == before
+
+
 def test_the_game_joins_the_import_contract(small_root):
-    """With the checkout's .importlinter, the plan adds the game's binding, kernel, moves and
+    """With the checkout's .importlinter, the plan adds the game's kernel, moves and
     layout to their layers and its Game class to the game-rules contract."""
     shutil.copy(ROOT / ".importlinter", small_root / ".importlinter")
     p = NG.plan("tiny", small_root)
     old = (small_root / ".importlinter").read_text()
     new = {f.name: text for f, _, text in p.edits}[".importlinter"]
     added = sorted(set(new.split()) - set(old.split()))
-    assert added == ["cardlab.sim.tiny", "cardlab.sim.tiny.binding", "cardlab.sim.tiny.kernel",
+    assert added == ["cardlab.sim.tiny", "cardlab.sim.tiny.kernel",
                      "cardlab.sim.tiny.layout", "cardlab.sim.tiny.moves"], added
-    for part in ("binding", "kernel", "moves", "layout"):
+    for part in ("kernel", "moves", "layout"):
         line = next(x for x in new.splitlines() if f"cardlab.sim.tiny.{part}" in x)
         assert line.rstrip().endswith(f" | cardlab.sim.tiny.{part}") and f"cardlab.sim.skyscraper.{part}" in line
     assert "    cardlab.sim.three_up\n    cardlab.sim.tiny\nforbidden_modules" in new
@@ -193,7 +226,7 @@ def test_the_new_game_passes_every_conformance_check_from_the_first_run(tmp_path
     assert p.returncode == 0, p.stderr
     out = p.stdout
     for f in ("sim/tiny_cards/__init__.py", "sim/tiny_cards/layout.py", "sim/tiny_cards/moves.py",
-              "sim/tiny_cards/kernel.py", "sim/tiny_cards/binding.py", "strategies/tiny_cards.py",
+              "sim/tiny_cards/kernel.py", "strategies/tiny_cards.py",
               "docs/rules/tiny_cards.md",
               "tests/test_tiny_cards_rules.py", "tests/golden/traces/tiny_cards.jsonl"):
         assert f"  {f}\n" in out and (root / f).is_file(), f
@@ -205,21 +238,44 @@ def test_the_new_game_passes_every_conformance_check_from_the_first_run(tmp_path
     reg = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True,
                          text=True, timeout=120)
     assert reg.returncode == 0 and reg.stdout.startswith("tiny_cards Tiny Cards: "), reg.stderr
+    _passes_and_keeps_the_contract(root, env, "tiny_cards", 8)  # every check, the eight rule tests
+    assert "cardlab.sim.tiny_cards.kernel" in (root / ".importlinter").read_text()
+    again = subprocess.run([sys.executable, "-m", "cardlab.cli", "new-game", "tiny_cards"], cwd=root,
+                           env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 2 and "game 'tiny_cards' already exists" in again.stderr
+
+
+def _passes_and_keeps_the_contract(root, env, name: str, rule_tests: int) -> None:
+    """The new game's test file passes in the copy (every conformance check and its rule
+    tests), and the game keeps the import contract, which now names its modules (the
+    copy's cardlab/ links its package folders in, so import-linter reads it as installed)."""
+    from cardlab.sim.testing import CHECKS
+
     t = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                        "tests/test_tiny_cards_rules.py"], cwd=root, env=env, capture_output=True,
+                        f"tests/test_{name}_rules.py"], cwd=root, env=env, capture_output=True,
                        text=True, timeout=900)
     tail = "\n".join(t.stdout.splitlines()[-15:])
     assert t.returncode == 0, tail + t.stderr[-2000:]
-    from cardlab.sim.testing import CHECKS
-
-    assert f"{len(CHECKS) + 8} passed" in tail, tail  # every check, and the eight rule tests
-    # the new game keeps the import contract, which now names its modules (the copy's
-    # cardlab/ links its package folders in, so import-linter reads it as installed)
+    assert f"{len(CHECKS) + rule_tests} passed" in tail, tail
     code = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
     lint = subprocess.run([sys.executable, "-c", code, ".importlinter", "--no-cache"], cwd=root, env=env,
                           capture_output=True, text=True, timeout=300)
     assert lint.returncode == 0 and " 0 broken" in lint.stdout, lint.stdout[-3000:] + lint.stderr[-1000:]
-    assert "cardlab.sim.tiny_cards.binding" in (root / ".importlinter").read_text()
-    again = subprocess.run([sys.executable, "-m", "cardlab.cli", "new-game", "tiny_cards"], cwd=root,
-                           env=env, capture_output=True, text=True, timeout=120)
-    assert again.returncode == 2 and "game 'tiny_cards' already exists" in again.stderr
+
+
+def test_the_cards52_game_passes_every_conformance_check_from_the_first_run(tmp_path):
+    """``new-game NAME --template cards52`` in a copy of the project: the generated test
+    file (the conformance battery, golden trace included, and the trick-taking rule
+    scenarios) passes, and the game keeps the import contract."""
+    root = project_copy(tmp_path / "project")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    env["PYTHONPATH"] = os.pathsep.join([str(root)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    env["CARDLAB_CACHE_DIR"] = str(tmp_path / "numba")
+    p = subprocess.run([sys.executable, "-m", "cardlab.cli", "new-game", "tiny_tricks", "--template", "cards52"],
+                       cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("wrote the game 'tiny_tricks' (52 cards, tricks: ")
+    for f in ("sim/tiny_tricks/kernel.py", "strategies/tiny_tricks.py", "docs/rules/tiny_tricks.md",
+              "tests/test_tiny_tricks_rules.py", "tests/golden/traces/tiny_tricks.jsonl"):
+        assert f"  {f}\n" in p.stdout and (root / f).is_file(), f
+    _passes_and_keeps_the_contract(root, env, "tiny_tricks", 11)  # every check, the eleven rule tests

@@ -21,6 +21,15 @@ def test_cold_start_precompiles_into_the_keyed_cache(tmp_path):
     for ref in get_game("skyscraper").precompile:
         name = ref.split(":")[1]
         assert any(f".{name}-" in n for n in indexes), (name, sorted(indexes)[:5])
+    # the game's bound module (sim/bind.py) is in the keyed folder, and a second run loads
+    # every kernel from numba's cache: nothing is compiled or written again
+    assert (folder / "bindings" / "skyscraper_bound.py").is_file()
+    files = {f: f.stat().st_mtime_ns for f in folder.rglob("*") if f.suffix in (".nbi", ".nbc")}
+    p = subprocess.run([sys.executable, "-m", "cardlab.cli", "simulate", "skyscraper", "-n", "5",
+                        "--json"], env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    again = {f: f.stat().st_mtime_ns for f in folder.rglob("*") if f.suffix in (".nbi", ".nbc")}
+    assert again == files, sorted(str(f.name) for f in set(again) ^ set(files) or again)[:5]
     # once warm, no second process is started
     p = subprocess.run([sys.executable, "-c", (
         "from cardlab.sim import precompile; from cardlab.sim.registry import get_game; "

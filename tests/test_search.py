@@ -380,7 +380,8 @@ def five_towers_last_round(players, towers, offer, start, spoken):
     from cardlab.sim.five_towers import moves as M
 
     game = get_game(FIVE_TOWERS)
-    deck = card_census(game, new_game(game, runner.make_setup(FIVE_TOWERS, players), 0), players)
+    fresh = new_game(game, runner.make_setup(FIVE_TOWERS, players), 0)
+    deck = Counter(L.card_code(c) for c in card_census(game, fresh, players).elements())  # by code
     used = Counter(c for tw in towers.values() for cards in tw.values() for c in cards) + Counter(offer)
     rest = sorted((deck - used).elements())  # make_state gives a code's second use the second copy
     st = FT.make_state(players, towers=towers, offer=offer, discard=rest, start=start)
@@ -592,7 +593,7 @@ def test_block_towers_quick_wide_nodes_decide_as_the_generic_search():
     from numba import njit
 
     from cardlab.sim import search
-    from cardlab.sim.block_tower import binding as B
+    B = get_game("block_tower").binding()
 
     @njit(nogil=True)
     def generic(st, me, p):

@@ -305,7 +305,7 @@ def _python_game(setup, index):
     (the kernel otherwise jumps to the turn cap once a whole round changes nothing): the
     row it should have produced."""
     from cardlab.sim.skyscraper import kernel as K
-    from cardlab.sim.skyscraper import binding as B
+    B = GAME.binding()  # the engine bound to the rules (sim/bind.py)
 
     rv, sids, params = setup.arrays()
     # the rules and a generator seeded for (seed, index) in st, as run_games does

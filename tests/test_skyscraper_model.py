@@ -8,10 +8,11 @@ from cardlab.sim import runner
 from cardlab.sim.schema import DONE
 from cardlab.sim.skyscraper import GAME
 from cardlab.sim.skyscraper import kernel as K
-from cardlab.sim.skyscraper import binding as B
 from cardlab.sim.skyscraper import layout as L
 
 from skyscraper_helpers import card_census, deck_census, new_state
+
+B = GAME.binding()  # the engine bound to the rules (sim/bind.py)
 
 
 def _actions(st, n):

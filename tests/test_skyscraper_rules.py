@@ -9,7 +9,6 @@ import pytest
 
 from cardlab.sim.skyscraper import GAME
 from cardlab.sim.skyscraper import kernel as K
-from cardlab.sim.skyscraper import binding as B
 from cardlab.sim.skyscraper import layout as L
 from cardlab.sim.skyscraper import moves as M
 from cardlab.strategies import skyscraper as S
@@ -19,6 +18,7 @@ from skyscraper_helpers import (
     rng_words, set_rules, skips, strategy_arrays, tower, zones,
 )
 
+from turns import skyscraper_turn
 from cardlab.sim.testing import conformance_tests
 
 # every check a game must pass (sim/testing.py): conservation, trace = fast path,
@@ -55,7 +55,7 @@ def turn(st, me, sid=0) -> bool:
     """One seat's whole turn (draw, play with strategy ``sid`` at every seat, refill)."""
     players = int(st[L.R_PLAYERS])
     sids, params = strategy_arrays(sid, players)
-    return bool(B.play_turn(st, sids, params, me))
+    return bool(skyscraper_turn(st, sids, params, me))
 
 
 def ref(st, me=0):

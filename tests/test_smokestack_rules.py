@@ -16,16 +16,17 @@ import pytest
 from cardlab.sim.rng import seed_game
 from cardlab.sim.smokestack import GAME
 from cardlab.sim.smokestack import kernel as K
-from cardlab.sim.smokestack import binding as B
 from cardlab.sim.smokestack import layout as L
 from cardlab.sim.smokestack import moves as M
 from cardlab.strategies import smokestack as S
 
+from turns import smokestack_stall, smokestack_turn
 from cardlab.sim.testing import conformance_tests
 
 # every check a game must pass (sim/testing.py): conservation, trace = fast path,
 # compiled = plain Python, any --jobs, honesty of every strategy, parameters, knobs, golden trace
 test_conformance = conformance_tests("smokestack")
+B = GAME.binding()  # the engine bound to the rules (sim/bind.py)
 
 
 C = L.card_of
@@ -186,7 +187,7 @@ def test_play_turn_double_then_swap_uses_the_new_layout():
                     stock=("6S", "7S", "8S", "KC") + STOCK12, cur=1)
     sids, params = arrays()
     st[L.R_SWEEPS_PER_TURN] = 0  # no sweep question in this test
-    B.play_turn(st, sids, params, 1)
+    smokestack_turn(st, sids, params, 1)
     # double dealt 6S 7S 8S KC; the best swap is the 8C... no: 3S into slot 3 makes
     # 6S 7S 8S 3S (flush 4): a chimney at once, replaced from the stock
     assert st[L.S_EVC + L.EV_DOUBLE] == 1
@@ -217,11 +218,11 @@ def test_sweep_limits_per_player_and_turn():
     sids, params = arrays(sid=1)  # random: we only count sweeps, so use a fixed seed
     sids[:] = 4                   # sweeper with margin 0: always sweeps
     params[:, 0] = 0
-    B.play_turn(st, sids, params, 1)
+    smokestack_turn(st, sids, params, 1)
     assert st[L.S_EVC + L.EV_SWEEP] == 1 and st[L.S_SWEEPS + 1] == 1
     st[L.R_SWEEPS_PER_TURN] = 3
     st[L.R_SWEEPS_PER_PLAYER] = 1
-    B.play_turn(st, sids, params, 2)
+    smokestack_turn(st, sids, params, 2)
     # seat 1 has used its one sweep: seats 2, 3 and 0 call one each
     assert st[L.S_EVC + L.EV_SWEEP] == 4
     assert list(st[L.S_SWEEPS:L.S_SWEEPS + 4]) == [1, 1, 1, 1]
@@ -368,13 +369,13 @@ def test_players_consecutive_passes_trigger_a_stall(mode):
     sids[:] = 2
     me = 1
     for k in range(4):
-        B.check_stall(st, sids, params, me)
+        smokestack_stall(st, sids, params, me)
         assert st[L.S_EVC + L.EV_STALL] == 0
         st[L.S_CUR] = me
-        B.play_turn(st, sids, params, me)
+        smokestack_turn(st, sids, params, me)
         me = (me + 1) % 4
     assert st[L.S_PASSES] == 4 and st[L.S_EVC + L.EV_PASS] == 4
-    B.check_stall(st, sids, params, me)
+    smokestack_stall(st, sids, params, me)
     assert st[L.S_EVC + L.EV_STALL] == 1 and st[L.S_PASSES] == 0
     # greedy stalls like reference: for seat 1, 3H and 4H make the straight 2-3/4-5 (18),
     # 8D and KC only keep the flush of 3 (17): slots 1 then 2 go

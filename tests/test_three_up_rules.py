@@ -21,16 +21,17 @@ from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
 from cardlab.sim.three_up import GAME
 from cardlab.sim.three_up import kernel as K
-from cardlab.sim.three_up import binding as B
 from cardlab.sim.three_up import layout as L
 from cardlab.sim.three_up import moves as M
 from cardlab.strategies import three_up as S
 
+from turns import three_up_turn
 from cardlab.sim.testing import conformance_tests
 
 # every check a game must pass (sim/testing.py): conservation, trace = fast path,
 # compiled = plain Python, any --jobs, honesty of every strategy, parameters, knobs, golden trace
 test_conformance = conformance_tests("three_up")
+B = GAME.binding()  # the engine bound to the rules (sim/bind.py)
 
 
 T = L.type_of_face
@@ -147,7 +148,7 @@ def actions(st):
 
 def turn(st, me, name="reference", **over):
     sids, params = arrays(name, **over)
-    B.play_turn(st, sids, params, me)
+    three_up_turn(st, sids, params, me)
 
 
 P0 = (0.0,) * 8  # a strategy's parameter values (all zero)

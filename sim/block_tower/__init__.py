@@ -5,8 +5,8 @@ Rules: ``docs/rules/block_tower.md`` (our page, with the decisions we took) and
 resumable step function: setup, step, the turn's phases) and ``moves.py`` (rules, the
 collapse model, ``legal``); the state schema, decisions and numbers it shares with
 strategies are in ``layout.py``; ``model.py`` draws towers with the kernel's own
-placement code (for the collapse-model tests and the calibration check); ``binding.py``
-binds the engine, the search player and the strategies to the kernel.
+placement code (for the collapse-model tests and the calibration check); the kernel's
+``RULES`` is what ``sim/bind.py`` binds the engine, the search player and the strategies to.
 """
 from __future__ import annotations
 
@@ -156,6 +156,14 @@ class BlockTower(Game):
         return list(enumerate(L.TYPE_CODES))
 
     # ------------------------------------------------------------ presentation
+    trace_parts = {"point_pile": "pile", "used_actions": "used", "tower": "pile", "shares": "share",
+                   "start_seat": "start", "direction": "dir"}
+
+    def card_face(self, code: str) -> tuple[str, str] | None:
+        if code in L.ACTIONS:
+            return code, "action"
+        return (code, "block") if code.startswith("B") and code[1:].isdigit() else None
+
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
         """One legal action of the pending decision in the rules page's words (``cardlab
         play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""

@@ -25,8 +25,9 @@ nested loops kept in locals lives in the state: whose turn (``S_CUR``), the roun
 action cards played this turn (``S_ACTED``: the draws after the block, and whether the
 turn is past its action step), the reshuffle used (``S_RESH``), ANYWHERE in force
 (``S_ANY``), the cards the seat received in its SWAP (``S_RECV``, one word per seat: only the
-seat that took them sees them).  ``binding.py`` binds the shared engine
-(``sim/engine.py``), the search player and the strategies to these functions.
+seat that took them sees them).  ``RULES`` at the foot declares the
+rules functions that ``sim/bind.py`` binds the shared engine, the search player and the
+strategies to.
 """
 import numpy as np
 from numba import njit
@@ -103,6 +104,9 @@ from cardlab.sim.block_tower.moves import (  # legal: the model's, for Game.mode
 )
 from cardlab.sim.jit import helper, illegal1, illegal2, illegal4, inline
 from cardlab.sim.schema import DONE
+from cardlab.sim.game import Rules
+from cardlab.sim.block_tower.layout import S_HAND_N
+from cardlab.sim.block_tower.moves import legal_count, legal_key, restrict_bits
 
 # how a part of the turn ends
 PENDING = 0      # a decision of the turn is pending (st[S_PHASE], st[S_ACTOR])
@@ -404,3 +408,36 @@ def step(st, act):
     illegal answer is an error naming it."""
     if not play_from(st, act, False):
         refuse(st, act)
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    """Card power's types: 1-, 2-, 3-point blocks (ranges of ids), then each action card."""
+    if c >= ADJUST:
+        return t == 3 + c - ADJUST
+    if c < st[R_N1]:
+        return t == 0
+    if c < st[R_N12]:
+        return t == 1
+    return t == 2
+
+
+@helper("void(ST)")
+def after_give(st):
+    """The ever-held masks follow the hands: before any decision a seat has held exactly
+    its hand; and the public hand sizes (a swap of one card for another keeps them, but
+    they are the hands' own count)."""
+    for s in range(st[R_PLAYERS]):
+        st[S_EVERH + s] = st[S_HANDS + s]
+        st[S_HAND_N + s] = popcount(st[S_HANDS + s])
+
+
+# ---------------------------------------------------------------- what the engine plays
+
+# the rules functions the engine, the search player and card power are bound to (sim/bind.py)
+RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
+              legal_key=legal_key, legal_count=legal_count,
+              give_deal=give_deal, give_begin=give_begin, has_type=has_type, after_give=after_give)

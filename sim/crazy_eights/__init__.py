@@ -3,8 +3,8 @@
 Rules: ``docs/rules/crazy_eights.md`` (our page, with the decisions we took) and
 ``../shared/rules/crazy_eights.md``.  The compiled game is in ``kernel.py`` (the resumable
 step function) and ``moves.py`` (the rules' helpers, ``legal``); the state schema and the
-numbers it shares with strategies are in ``layout.py``; ``binding.py`` binds the engine,
-the search player and the strategies to the kernel.
+numbers it shares with strategies are in ``layout.py``; the kernel's ``RULES`` is what
+``sim/bind.py`` binds the engine, the search player and the strategies to.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import numpy as np
 
 from cardlab.sim.crazy_eights import layout as L
 from cardlab.sim.errors import InputError
-from cardlab.sim.game import Game
+from cardlab.sim.game import Game, suited_face
 from cardlab.sim.knobs import Knob
 
 MAX_HAND = 25
@@ -69,25 +69,17 @@ class CrazyEights(Game):
                              f"players: with starter_eight={rules['starter_eight']} at most {most} "
                              f"cards can be dealt ({most // players} each)")
 
-    def rules_vector(self, rules: dict[str, Any], players: int) -> np.ndarray:
-        v = np.zeros(L.N_RULES, dtype=np.int64)  # the kernel copies it to st[S_RULES:]
-        values = {
-            L.R_PLAYERS: players, L.R_HAND_SIZE: self.hand_size(rules, players),
-            L.R_REBURY: rules["starter_eight"] == "rebury", L.R_MAY_DRAW: rules["may_draw_when_able"],
-            L.R_DRAW_LIMIT: rules["draw_limit"], L.R_RESHUFFLE: rules["reshuffle"],
-            L.R_POINTS: rules["score"] == "points", L.R_MAX_TURNS: rules["max_turns"],
-        }
-        for slot, value in values.items():
-            v[slot - L.S_RULES] = int(value)
-        return v
-
-    def max_length(self, rules: dict[str, Any]) -> int:
-        return int(rules["max_turns"])
+    def rule_values(self, rules: dict[str, Any], players: int) -> dict[str, int]:
+        return {"hand_size": self.hand_size(rules, players), "rebury": rules["starter_eight"] == "rebury",
+                "may_draw": rules["may_draw_when_able"], "points": rules["score"] == "points"}
 
     def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:
         return list(enumerate(L.RANKS))  # card power by rank
 
     # ------------------------------------------------------------ presentation
+    def card_face(self, code: str) -> tuple[str, str] | None:
+        return suited_face(code, L.SUITS, L.RANKS)
+
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
         """One legal action of the pending decision in the rules page's words (``cardlab
         play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
@@ -98,6 +90,9 @@ class CrazyEights(Game):
         return f"play {L.card_code(card)}" if kind == L.A_PLAY else "draw a card from the stock"
 
     # ------------------------------------------------------------ traces
+    event_fields = {"deal": ("seat", "card:card"), "starter": ("card:card", "reburied:bool"),
+                    "play": ("card:card", "called:SUITS?"), "draw": ("card:card",), "reshuffle": ("cards",)}
+
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a snapshot by name, cards as codes (8H, TS): the stock top first,
         the discard pile bottom first (its last card is the top), each seat's hand."""
@@ -107,27 +102,6 @@ class CrazyEights(Game):
             "discard": [code(c) for c in S.cards(snap, "discard")],
             "hands": [[code(c) for c in S.cards(snap, "hands", s)] for s in range(players)],
         }
-
-    def decode_trace(self, rules, players, st):
-        n, tev, tsnap = self.trace_arrays(st)
-        events = []
-        for i in range(n):
-            kind, player, turn, a, b = (int(x) for x in tev[i][:5])
-            ev: dict[str, Any] = {"type": "event", "step": i, "turn": turn,
-                                  "player": None if player < 0 else player, "action": L.EVENT_NAMES[kind]}
-            if kind == L.EV_DEAL:
-                ev.update(seat=a, card=L.card_code(b))
-            elif kind == L.EV_STARTER:
-                ev.update(card=L.card_code(a), reburied=bool(b))
-            elif kind == L.EV_PLAY:
-                ev.update(card=L.card_code(a), called=None if b < 0 else L.SUITS[b])
-            elif kind == L.EV_DRAW:
-                ev.update(card=L.card_code(a))
-            elif kind == L.EV_RESHUFFLE:
-                ev.update(cards=a)
-            ev["state"] = self.zones(tsnap[i], players)
-            events.append(ev)
-        return events
 
 
 GAME = CrazyEights()

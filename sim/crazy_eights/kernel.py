@@ -7,8 +7,9 @@ Two decisions (``layout.py``): ``D_PLAY`` (a legal card, or the optional draw) a
 ``D_CALL`` (the suit after an 8).  Where a turn stands lives in the state: the seat
 (``S_ACTOR``), the cards it drew this turn (``S_DRAWN``), the passes in a row
 (``S_PASSES``), the suit to follow (``S_SUIT``), so a copy of ``st`` at any decision,
-mid-turn included, plays on exactly like the original.  ``binding.py`` binds the shared engine
-(``sim/engine.py``), the search player and the strategies to these functions.
+mid-turn included, plays on exactly like the original.  ``RULES`` at the foot declares the
+rules functions that ``sim/bind.py`` binds the shared engine, the search player and the
+strategies to.
 """
 import numpy as np
 from numba import njit
@@ -28,6 +29,9 @@ from cardlab.sim.crazy_eights.moves import (  # noqa: F401 - legal: the model's,
 from cardlab.sim.jit import helper, illegal4, inline
 from cardlab.sim.rng import below, shuffle
 from cardlab.sim.schema import DONE
+from cardlab.sim.game import Rules
+from cardlab.sim.crazy_eights.layout import S_HELD
+from cardlab.sim.crazy_eights.moves import restrict_bits
 
 # ---------------------------------------------------------------- setup
 
@@ -214,3 +218,31 @@ def step(st, act):
         if st[S_PHASE] == D_CALL:
             illegal4("call", "suit,b,c,d", st[S_ACTOR], kind, a, b, c)
         illegal4("play", "kind,card,b,c", st[S_ACTOR], kind, a, b, c)
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    return c % 13 == t  # card power by rank
+
+
+@helper("void(ST)")
+def after_give(st):
+    """The card-power bits follow the hands: before any decision a seat has held exactly
+    the ranks in its hand."""
+    for s in range(st[R_PLAYERS]):
+        for r in range(13):
+            st[S_HELD + s * 13 + r] = 0
+        m = st[S_HANDS + s]
+        for c in range(NCARDS):
+            if (m >> c) & 1:
+                st[S_HELD + s * 13 + c % 13] = 1
+
+
+# ---------------------------------------------------------------- what the engine plays
+
+# the rules functions the engine, the search player and card power are bound to (sim/bind.py)
+RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
+              give_deal=give_deal, give_begin=give_begin, has_type=has_type, after_give=after_give)

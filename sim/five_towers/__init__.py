@@ -4,8 +4,8 @@ Rules: ``docs/rules/five_towers.md`` (our page, with the decisions we took) and
 ``../shared/rules/five_towers.md``.  The compiled game is in ``kernel.py`` (the
 resumable step function: rounds of offer, bidding, building, cleanup) and ``moves.py``
 (rules, the placement search and ``legal``); the declared state and the numbers it
-shares with strategies are in ``layout.py``; ``binding.py`` binds the engine, the search
-player and the strategies to the kernel.
+shares with strategies are in ``layout.py``; the kernel's ``RULES`` is what ``sim/bind.py`` binds
+the engine, the search player and the strategies to.
 """
 from __future__ import annotations
 
@@ -89,6 +89,12 @@ class FiveTowers(Game):
         return list(enumerate(L.type_names()))
 
     # ------------------------------------------------------------ presentation
+    trace_parts = {"discard": "disc", "towers": "tow", "rubble": "rub"}
+
+    def card_face(self, code: str) -> tuple[str, str] | None:
+        """KIND + value (A7, S13): coloured by tower kind, the kind letter kept."""
+        return (code, f"kind-{code[0]}") if len(code) >= 2 and code[0] in L.KINDS and code[1:].isdigit() else None
+
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
         """One legal action of the pending decision in the rules page's words (``cardlab
         play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
@@ -106,6 +112,12 @@ class FiveTowers(Game):
         return None
 
     # ------------------------------------------------------------ traces
+    @staticmethod
+    def zone_cards(st: np.ndarray, name: str, seat: int | None) -> list[int]:
+        """A seat's towers (its TABLE zone): the first ``th`` cards of each kind, bottom first."""
+        rows = L.S.read(st, name, seat).reshape(L.NK, L.MAXH)
+        return [int(c) for k in range(L.NK) for c in rows[k, :int(st[L.S_TH + seat * L.NK + k])]]
+
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a state snapshot, cards as rule-page codes."""
         code = L.card_code

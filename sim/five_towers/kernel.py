@@ -7,8 +7,9 @@ a bid or 0 to pass), then the high bidder's build in small steps: ``D_TEAR`` (a 
 tear down or -1; before placing, or after with teardown_when=after) and one ``D_PLACE``
 (an offer slot) per card bid.  ``step`` checks and applies the pending seat's action and
 plays on up to the next decision: the next seat's bid, the build's next step, or the
-cleanup and the next round's offer.  ``binding.py`` binds the shared engine
-(``sim/engine.py``), the search player and the strategies to these functions.
+cleanup and the next round's offer.  ``RULES`` at the foot declares the
+rules functions that ``sim/bind.py`` binds the shared engine, the search player and the
+strategies to.
 """
 import numpy as np
 from numba import njit
@@ -29,6 +30,11 @@ from cardlab.sim.five_towers.moves import (  # legal: the model's, for Game.mode
     PLACE_NO_CARD, PLACE_NO_FIT, TEAR_NO_TOP, bid_legal, discard_offer, emit, legal, must_open,
     place, place_refusal, refresh, reveal, score, tear_down, tear_refusal,
 )
+from cardlab.sim.game import Rules
+from cardlab.sim.five_towers.layout import S_HELD
+from cardlab.sim.five_towers.moves import restrict_bits
+from cardlab.sim.redeal import ARM_IN, GAVE_NONE, GAVE_SWAPPED
+from cardlab.sim.rng import stream_below
 
 # ---------------------------------------------------------------- setup
 
@@ -259,3 +265,57 @@ def step(st, act):
     ends moves on to the next round's offer) or the end of the game."""
     if play(st, act):
         next_round(st)
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    """Card power's types: a value 0..15, then a kind (a card has one of each)."""
+    if t < NV:
+        return (c & 15) == t
+    return ((c >> 4) & 7) == t - NV
+
+
+@njit(cache=True, nogil=True)
+def give_card(st, seat, t, arm, g):
+    """5 Towers' seats start with no cards, so both arms give the seat one start card, at
+    the bottom of its tower of that kind, taken from the draw pile: IN a random copy of
+    type t, OUT a random card of another type (``sim/give.py``; the draw pile keeps the
+    order of the rest, so later reveals are the same cards)."""
+    want = arm == ARM_IN
+    n = st[S_DRAW_N]
+    m = 0
+    for i in range(n):
+        if has_type(st, st[S_DRAW + i], t) == want:
+            m += 1
+    if m == 0:
+        return GAVE_NONE
+    pick = stream_below(g, m)
+    j = 0
+    for i in range(n):
+        if has_type(st, st[S_DRAW + i], t) == want:
+            if pick == 0:
+                j = i
+                break
+            pick -= 1
+    c = st[S_DRAW + j]
+    for i in range(j, n - 1):
+        st[S_DRAW + i] = st[S_DRAW + i + 1]
+    st[S_DRAW_N] = n - 1
+    k = (c >> 4) & 7
+    o = seat * NK + k
+    st[S_TOW + o * MAXH] = c
+    st[S_TH + o] = 1
+    st[S_HELD + seat * NT + (c & 15)] = 1
+    st[S_HELD + seat * NT + NV + k] = 1
+    refresh(st)
+    return GAVE_SWAPPED
+
+
+# ---------------------------------------------------------------- what the engine plays
+
+# the rules functions the engine, the search player and card power are bound to (sim/bind.py)
+RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
+              give_deal=give_deal, give_begin=give_begin, has_type=has_type, give_card=give_card)

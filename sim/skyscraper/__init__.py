@@ -3,7 +3,8 @@
 Rules: ``docs/rules/skyscraper.md`` (our page, with the decisions we took) and
 ``../shared/rules/skyscraper.md``.  The compiled game is in ``kernel.py`` (loop) and
 ``moves.py`` (rules); the numbers it shares with strategies are in ``layout.py``;
-``binding.py`` binds the engine, the search player and the strategies to the kernel.
+the kernel's ``RULES`` is what ``sim/bind.py`` binds the engine, the search player and the
+strategies to.
 """
 from __future__ import annotations
 
@@ -101,6 +102,13 @@ class Skyscraper(Game):
         return out
 
     # ------------------------------------------------------------ presentation
+    trace_parts = {"discard": "disc"}
+
+    def card_face(self, code: str) -> tuple[str, str] | None:
+        if code in L.SPECIAL_CODES:
+            return code, "special"
+        return (code[1:], "floor") if code.startswith("F") and code[1:].isdigit() else None
+
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
         """One legal action of the pending decision in the rules page's words (``cardlab
         play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
@@ -123,6 +131,12 @@ class Skyscraper(Game):
         return f"play {name}" if name else None
 
     # ------------------------------------------------------------ traces
+    @staticmethod
+    def zone_cards(st: np.ndarray, name: str, seat: int | None) -> list[int]:
+        """A tower's cards (its TABLE zone): each floor's two cards and the dogs guarding it."""
+        rows = L.S.read(st, name, seat).reshape(L.MAXF, L.FW)[:L.S.value(st, "nfl", seat)]
+        return [int(t) for f in rows for t in (f[L.FL_T0], f[L.FL_T1])] + [L.DOG] * int(rows[:, L.FL_DOGS].sum())
+
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a state snapshot, cards as rule-page codes (read by name through
         the schema; a tower's rows are Skyscraper's own)."""

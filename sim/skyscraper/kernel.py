@@ -5,8 +5,8 @@ the turn cap hits.
 The one decision is ``D_PLAY``: the seat to act plays a card (or a pair) or stops.
 ``step`` applies the action; a stop ends the turn (refill) and plays the next turns'
 chance parts (skips, the start-of-turn draw) up to the next seat's ``D_PLAY``.
-``binding.py`` binds the shared engine
-(``sim/engine.py``), the search player and the strategies to these functions.
+``RULES`` at the foot declares the rules functions that ``sim/bind.py`` binds the shared
+engine, the search player and the strategies to.
 """
 import numpy as np
 from numba import njit
@@ -24,6 +24,8 @@ from cardlab.sim.skyscraper.layout import (
     S_SCORE, S_SHORTCUT_OFF, S_SKIP, S_TURN, S_UNFINISHED, ZONES_END,
 )
 from cardlab.sim.skyscraper.moves import apply_action, draw, emit, is_legal, legal  # noqa: F401 - legal: the model's
+from cardlab.sim.game import Rules
+from cardlab.sim.skyscraper.moves import restrict_bits
 
 
 # ---------------------------------------------------------------- setup
@@ -184,3 +186,27 @@ def step(st, act):
         illegal4("action", "kind,a,b,c", me, kind, a, b, c)
     if apply_action(st, me, kind, a, b, c) and st[S_NFL + me] >= st[R_FLOORS_TO_WIN]:
         game_over(st, np.int64(1) << me, False)
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    return c == t  # a hand counts cards by type
+
+
+@helper("void(ST)")
+def after_give(st):
+    """The card-power bits follow the hands: before any decision a seat has held exactly
+    the types in its hand."""
+    for s in range(st[R_PLAYERS]):
+        for t in range(NT):
+            st[S_HELD + s * NT + t] = 1 if st[S_HAND + s * NT + t] > 0 else 0
+
+
+# ---------------------------------------------------------------- what the engine plays
+
+# the rules functions the engine, the search player and card power are bound to (sim/bind.py)
+RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
+              give_deal=give_deal, give_begin=give_begin, has_type=has_type, after_give=after_give)

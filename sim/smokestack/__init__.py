@@ -3,8 +3,8 @@
 Rules: ``docs/rules/smokestack.md`` (our page, with the decisions we took) and
 ``../shared/rules/smokestack.md``.  The compiled game is in ``kernel.py`` (the model:
 ``setup``, ``step``) and ``moves.py`` (rules, ``legal``); the declared state it shares with
-strategies is in ``layout.py``; ``binding.py`` binds the engine (``play_on``,
-``run_games``), the search player and the strategies to the model.
+strategies is in ``layout.py``; the kernel's ``RULES`` is what ``sim/bind.py``
+binds the engine, the search player and the strategies to.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from cardlab.sim.game import Game
+from cardlab.sim.game import Game, suited_face
 from cardlab.sim.knobs import Knob
 from cardlab.sim.smokestack import layout as L
 
@@ -63,6 +63,11 @@ class Smokestack(Game):
         return [(r, L.RANKS[r]) for r in range(L.NT)]
 
     # ------------------------------------------------------------ presentation
+    trace_parts = {"layouts": "lay", "chimneys": "ch", "removed": "rem"}
+
+    def card_face(self, code: str) -> tuple[str, str] | None:
+        return suited_face(code, L.SUITS, L.RANKS)
+
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
         """One legal action of the pending decision in the rules page's words (``cardlab
         play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
@@ -85,6 +90,13 @@ class Smokestack(Game):
         return None
 
     # ------------------------------------------------------------ traces
+    @staticmethod
+    def zone_cards(st: np.ndarray, name: str, seat: int | None) -> list[int]:
+        """A seat's layouts (the first ``nlay``, empty slots -1) or chimneys (the first
+        ``nch``, 4 cards each): its TABLE zones."""
+        n = int(st[(L.S_NLAY if name == "lay" else L.S_NCH) + seat]) * 4
+        return [int(c) for c in L.S.read(st, name, seat)[:n] if c >= 0]
+
     def zones(self, snap: np.ndarray, players: int) -> dict:
         """Every zone of a state snapshot, cards as rule-page codes."""
         code = L.card_code

@@ -15,8 +15,9 @@ The pending decision is ``st[S_PHASE]``, asked of seat ``st[S_ACTOR]``; in a tur
 ``step`` applies the answer and plays every chance event after it (deals, chimney
 replacements, the stall's reshuffle) up to the next decision, or ends the game.  Where
 the sweep question stands (``S_ASK_K``, ``S_SWEPT``) lives in the state, so a copy of
-``st`` at any decision plays on exactly like the original.  ``binding.py`` binds the shared engine
-(``sim/engine.py``), the search player and the strategies to these functions.
+``st`` at any decision plays on exactly like the original.  ``RULES`` at the foot declares the
+rules functions that ``sim/bind.py`` binds the shared engine, the search player and the
+strategies to.
 """
 import numpy as np
 from numba import njit
@@ -37,6 +38,9 @@ from cardlab.sim.smokestack.moves import (  # noqa: F401 - legal: the model's, f
     can_double, deal_layout, double, double_legal, emit, legal, settle, stall, stall_legal,
     swap, swap_legal, sweep, sweep_legal,
 )
+from cardlab.sim.game import Rules
+from cardlab.sim.smokestack.layout import MAXCH, MAXL, NT, S_CH, S_HELD, S_LAY
+from cardlab.sim.smokestack.moves import restrict_bits
 
 
 # ---------------------------------------------------------------- setup
@@ -239,3 +243,70 @@ def step(st, act):
             game_over(st)
         else:
             sweep_question(st, me)
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    return (c >> 2) == t  # card power by rank
+
+
+@helper("int64(ST, int64, int64, ST, int64)")
+def lay_cards(st, offset, seat, pool, k):
+    """Seat's layout cards (the first nlay layouts, empty slots skipped) into pool[k:]."""
+    o = S_LAY + seat * MAXL * 4
+    for i in range(st[S_NLAY + seat] * 4):
+        if st[o + i] >= 0:
+            pool[k] = st[o + i]
+            k += 1
+    return k
+
+
+@helper("void(ST, int64, int64, ST, int64, int64)")
+def lay_put(st, offset, seat, pool, k, n):
+    """pool[k:k+n] back into seat's layout slots that held cards, in order."""
+    o = S_LAY + seat * MAXL * 4
+    j = k
+    for i in range(st[S_NLAY + seat] * 4):
+        if st[o + i] >= 0:
+            st[o + i] = pool[j]
+            j += 1
+
+
+@helper("boolean(ST, int64, int64)")
+def chimney_holds(st, seat, t):
+    """Seat's setup chimneys hold a card of rank t (the seat holds it, outside its layout)."""
+    for i in range(st[S_NCH + seat] * 4):
+        if (st[S_CH + seat * MAXCH * 4 + i] >> 2) == t:
+            return True
+    return False
+
+
+@helper("void(ST)")
+def after_give(st):
+    """A layout the swap made a chimney is set aside and replaced, as at setup (seat 1
+    first); the card-power bits follow the cards each seat was dealt: its layouts and its
+    setup chimneys."""
+    P = st[R_PLAYERS]
+    for k in range(1, P + 1):
+        settle(st, k if k < P else 0, 0)
+    for s in range(P):
+        for t in range(NT):
+            st[S_HELD + s * NT + t] = 0
+        for i in range(st[S_NLAY + s] * 4):
+            c = st[S_LAY + s * MAXL * 4 + i]
+            if c >= 0:
+                st[S_HELD + s * NT + (c >> 2)] = 1
+        for i in range(st[S_NCH + s] * 4):
+            st[S_HELD + s * NT + (st[S_CH + s * MAXCH * 4 + i] >> 2)] = 1
+
+
+# ---------------------------------------------------------------- what the engine plays
+
+# the rules functions the engine, the search player and card power are bound to (sim/bind.py)
+RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
+              table_cards=lay_cards, table_put=lay_put,
+              give_deal=give_deal, give_begin=give_begin, has_type=has_type, after_give=after_give,
+              also_holds=chimney_holds)

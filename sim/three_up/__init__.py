@@ -3,8 +3,8 @@
 Rules: ``docs/rules/three_up.md`` (our page, with the decisions we took) and
 ``../shared/rules/three_up.md``.  The compiled game is in ``kernel.py`` (setup and the
 resumable ``step``) and ``moves.py`` (rules, ``legal``); the state schema and the numbers
-it shares with strategies are in ``layout.py``; ``binding.py`` binds the engine, the
-search player and the strategies to the kernel.
+it shares with strategies are in ``layout.py``; the kernel's ``RULES`` is what
+``sim/bind.py`` binds the engine, the search player and the strategies to.
 """
 from __future__ import annotations
 
@@ -160,6 +160,12 @@ class ThreeUp(Game):
         return True
 
     # ------------------------------------------------------------ presentation
+    trace_parts = {"cleared": "gone"}
+
+    def card_face(self, code: str) -> tuple[str, str] | None:
+        """COLOUR + face (R7, GCLR1): the colour letter becomes the card's colour."""
+        return (code[1:], f"col-{code[0]}") if len(code) >= 2 and code[0] in L.COLOURS else None
+
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
         """One legal action of the pending decision in the rules page's words (``cardlab
         play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
@@ -170,6 +176,10 @@ class ThreeUp(Game):
                 return "end the chain (decline the extra discards still owed) and go on to the draw"
             return "pick up the pile" if kind == L.A_PICKUP else f"play {n} card(s) of type {t}"
         return None
+
+    def card_names(self, st: np.ndarray):
+        names = self.codes(st)  # the deck of the rules st carries
+        return names.__getitem__
 
     # ------------------------------------------------------------ traces
     @staticmethod

@@ -10,8 +10,9 @@ answer (blind down cards, pick-ups, draws, the next seats' turns) up to the next
 or the end.  Where a turn stands lives in the state, not in loop variables: its seat
 (``S_ACTOR``), the discards it still owes and whether the optional draw comes first
 (``S_OWED``, ``S_MAY_DRAW``), so a copy of ``st`` at any decision, mid-chain included,
-plays on exactly like the original.  ``binding.py`` binds the shared engine
-(``sim/engine.py``), the search player and the strategies to these functions.
+plays on exactly like the original.  ``RULES`` at the foot declares the
+rules functions that ``sim/bind.py`` binds the shared engine, the search player and the
+strategies to.
 """
 import numpy as np
 from numba import njit
@@ -34,6 +35,9 @@ from cardlab.sim.three_up.moves import (  # noqa: F401 - legal: the model's, for
     play_down, stop_chain, up_legal,
 )
 from cardlab.sim.three_up.layout import S_HMASK
+from cardlab.sim.game import Rules
+from cardlab.sim.three_up.layout import S_HELD
+from cardlab.sim.three_up.moves import restrict_bits
 
 # ---------------------------------------------------------------- setup
 
@@ -306,3 +310,28 @@ def table_put(st, offset, seat, pool, k, n):
     choosing = st[S_PHASE] == D_UP and seat >= st[S_ACTOR]
     for i in range(NDEAL):
         st[S_DEALT + seat * NDEAL + i] = pool[k + i] if choosing and i < n else 0
+
+
+# ---------------------------------------------------------------- causal card power
+
+
+@helper("boolean(ST, int64, int64)")
+def has_type(st, c, t):
+    return st[R_TYPE + c] == t
+
+
+@helper("void(ST)")
+def after_give(st):
+    """The card-power bits follow the hands (``table_put`` rebuilt the per-type counts and
+    the dealt positions): the face-down cards are not held until they are played."""
+    for s in range(st[R_PLAYERS]):
+        for t in range(NT):
+            st[S_HELD + s * NT + t] = 1 if st[S_HCNT + s * NT + t] > 0 else 0
+
+
+# ---------------------------------------------------------------- what the engine plays
+
+# the rules functions the engine, the search player and card power are bound to (sim/bind.py)
+RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
+              table_cards=table_cards, table_put=table_put,
+              give_deal=give_deal, give_begin=give_begin, has_type=has_type, after_give=after_give)

@@ -1,0 +1,194 @@
+"""One binding for every game: the shared engine (``sim/engine.py``), the search player
+(``sim/search.py``), the game's strategies (``strategies/GAME.py``) and causal card power
+(``sim/give.py``) bound to the rules its kernel declares (``RULES = Rules(...)``,
+``sim/game.Rules``).  ``Game.binding()`` returns the bound module:
+
+    run_games, run_games_search   what the runner plays (the fast path; seats answered by mcts)
+    play_on(st, sids, params)     a position (a copy of a state at any decision) to its end
+    search_decide(st, me, p)      the search player's answer
+    give_card, give_state, run_causal   causal card power (a game with ``give_deal``)
+    choose, ID, STRATEGIES, RPAR  the game's strategies; and every declared rules function
+
+**Why a module written from a template, and not functions taking the rules as arguments.**
+numba caches a compiled function by the file that defines it.  An entry point that took a
+game's rules as arguments (a tuple of compiled functions: numba's first-class function
+types) missed numba's on-disk cache in every new process, and a closure over them does too
+(its cells are pickled into the cache key with a per-process id); either would mean a cold
+compile of a minute or more for every command.  So each game's entry points are
+module-level functions of a small module written from ``TEMPLATE`` below into the compile
+cache (``sim/cache.py``: the folder is keyed by every source under ``sim/`` and
+``strategies/``, this template included, so a changed game or template gets a new
+module), the same text for every game but its imports, cached by numba like any module.
+Nothing of it is in the repository: a game declares ``RULES`` and nothing else.
+
+The written file's modification time is derived from its text, so processes that write it
+at once (pytest workers, a Dask cluster's workers) leave it exactly as one would, and
+numba's cache index (which checks the time and size of the source) stays valid.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from cardlab.sim import cache
+
+TEMPLATE = '''"""{title}: the engine, the search player, the strategies and causal card power bound to
+the rules ``{kernel}.RULES`` declares.  Written by cardlab.sim.bind from its TEMPLATE into the
+compile cache: do not edit (the next change to the sources writes a new one)."""
+import numpy as np
+from numba import njit
+
+from cardlab.sim import engine, give, search
+from cardlab.sim.jit import LOOP
+from cardlab.sim.redeal import no_table_cards, no_table_put
+from cardlab.strategies.base import default_rows
+from {layout} import CLEAR, ENGINE, GIVE, MAXP, REDEAL, R_PLAYERS, S_SIZE
+from {strategies} import ID, STRATEGIES, choose
+{imports}
+
+# ---------------------------------------------------------------- the engine
+
+
+@njit(cache=True, nogil=True)
+def play_on(st, sids, params):
+    """Play a position (a copy of a state at any decision) to the end of its game."""
+    engine.play_on(st, sids, params, ENGINE, choose, step)
+
+
+@njit(**LOOP)  # without reference counting where numba allows (sim/jit.LOOP)
+def play_games(st, sids, params, seed, start, stop, tally, lay, rows):
+    """The shared engine's game loop on this game (see sim/engine.py)."""
+    engine.play_games(st, sids, params, seed, start, stop, tally, lay, rows,
+                      ENGINE, setup, choose, step, progress)
+
+
+run_games = engine.runner(play_games, ENGINE)  # the fast path from Python: state, games, state
+
+# ---------------------------------------------------------------- the search player
+
+RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristic rollouts)
+
+
+@njit(cache=True, nogil=True)
+def search_decide(st, me, p):
+    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
+    return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR,
+                         table_cards, table_put, restrict_bits, legal_key, legal_count, {keyed})
+
+
+@njit(cache=True, nogil=True)
+def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
+    """The shared engine, seats playing ``mcts`` answered by ``search_decide``."""
+    return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
+                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
+'''
+
+# causal card power: the schema's swap (``give.swap``) unless the game gives its own way
+SWAP = '''
+
+# ---------------------------------------------------------------- causal card power
+
+
+@njit(cache=True, nogil=True)
+def give_card(st, seat, t, arm, g):
+    """The arm of causal card power on a set-up state (``sim/give.py``): seat's start
+    zones hold a card of type t (IN) or none (OUT)."""
+    return give.swap(st, seat, t, arm, g, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64),
+                     np.empty(4 * GIVE.shape[0] * MAXP, dtype=np.int64), has_type, table_cards,
+                     table_put, after_give, also_holds)
+'''
+CAUSAL = '''
+
+@njit(cache=True, nogil=True)
+def give_state(st, seed, game, seat, t, arm):
+    """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
+    ``give_card`` returned (tests, ``analysis/causal.py``)."""
+    return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
+                            give_deal, give_begin, give_card)
+
+
+@njit(cache=True, nogil=True)
+def run_causal(rules, sids, params, seed, start, stop, types, out):
+    """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
+                    give_begin, choose, step, give_card)
+'''
+# what an optional hook stands for when a game leaves it out
+DEFAULTS = {"table_cards": "no_table_cards", "table_put": "no_table_put",
+            "legal_key": "search.listed", "legal_count": "legal", "also_holds": "give.no_more_held"}
+# the hooks the schema's swap needs, when the game has causal card power and no give of its own
+SWAP_NEEDS = ("has_type", "after_give")
+
+_BOUND: dict[str, ModuleType] = {}
+
+
+def source(game) -> str:
+    """The bound module's text for ``game``: ``TEMPLATE`` with the imports of its declared
+    rules functions (``RULES`` in its kernel module), hooks left out standing for their
+    defaults.  Raises a one-line error naming what the declaration lacks."""
+    from cardlab.sim.errors import InputError
+
+    kernel = importlib.import_module(game.kernel_module)
+    rules = getattr(kernel, "RULES", None)
+    if rules is None:
+        raise InputError(f"game '{game.id}': {game.kernel_module} declares no RULES = Rules(setup=..., "
+                         "step=..., legal=..., progress=..., restrict_bits=...) (docs/adding_a_game.md)")
+    named = rules.named()
+    causal = "give_deal" in named
+    if causal and "give_card" not in named:
+        lacking = [h for h in SWAP_NEEDS if h not in named]
+        if lacking:
+            raise InputError(f"game '{game.id}': RULES has give_deal (causal card power) but no "
+                             f"{' and '.join(lacking)} for the schema's swap")
+    if causal and "give_begin" not in named:
+        raise InputError(f"game '{game.id}': RULES has give_deal but no give_begin (setup's second part)")
+    by_module: dict[str, list[str]] = {}
+    for field, (module, name) in named.items():
+        by_module.setdefault(module, []).append(name if name == field else f"{name} as {field}")
+    lines = [f"from {m} import {', '.join(sorted(names))}" for m, names in sorted(by_module.items())]
+    lines += [f"{field} = {default}" for field, default in DEFAULTS.items() if field not in named]
+    text = TEMPLATE.format(title=game.title.split(":")[0] or game.id, kernel=game.kernel_module,
+                           layout=game.layout.__name__, strategies=game.strategy_module,
+                           imports="\n".join(lines), keyed="True" if "legal_key" in named else "False")
+    if causal:
+        text += ("" if "give_card" in named else SWAP) + CAUSAL
+    return text
+
+
+def _write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` unless it is there already; its modification time is a
+    function of the text (numba's cache index and Python's byte code check time and size)."""
+    data = text.encode()
+    stamp = 1_000_000_000 + int(hashlib.sha256(data).hexdigest()[:7], 16)
+    try:
+        if path.read_bytes() == data and int(path.stat().st_mtime) == stamp:
+            return
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.utime(tmp, (stamp, stamp))
+    os.replace(tmp, path)  # atomic: a process reading it sees one whole text or the other
+
+
+def bound(game) -> ModuleType:
+    """The game's bound module, written (when its text changed) and imported once per process."""
+    mod = _BOUND.get(game.id)
+    if mod is not None:
+        return mod
+    folder = cache.FOLDER or cache.configure()
+    path = folder / "bindings" / f"{game.id}_bound.py"
+    _write(path, source(game))
+    name = f"cardlab_bound_{game.id}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod  # before running it: numba and pickle look functions up by module
+    spec.loader.exec_module(mod)
+    _BOUND[game.id] = mod
+    return mod

@@ -1,0 +1,81 @@
+"""The one binding (sim/bind.py): every game's engine entry points are made from the rules
+functions its kernel declares (RULES), from one template, and a bad declaration is one
+line that names what is missing."""
+from __future__ import annotations
+
+import os
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from cardlab.sim import bind
+from cardlab.sim.errors import InputError
+from cardlab.sim.game import Rules
+from cardlab.sim.registry import game_ids, get_game
+
+ENTRY_POINTS = ("play_on", "run_games", "run_games_search", "search_decide", "choose", "ID", "RPAR",
+                "setup", "step", "legal")
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_game_is_bound_from_its_declaration(game_id):
+    game = get_game(game_id)
+    rules = game.model().RULES
+    assert isinstance(rules, Rules)
+    b = game.binding()
+    assert b is game.binding()  # imported once per process
+    for name in ENTRY_POINTS:
+        assert hasattr(b, name), (game_id, name)
+    # the bound functions are the declared ones, not copies
+    for field, (module, name) in rules.named().items():
+        assert getattr(b, field) is getattr(rules, field), (game_id, field)
+    assert hasattr(b, "run_causal") == (rules.give_deal is not None)
+
+
+def _body(text: str) -> str:
+    """A bound module's text without its imports, defaults and title: the template's own code."""
+    keep = [ln for ln in text.splitlines()
+            if not re.match(r"(from \S+ import |\w+ = (no_table|search\.listed|legal\b|give\.no_more))", ln)]
+    return "\n".join(keep[3:])
+
+
+def test_one_template_for_every_game():
+    """No game's binding holds code of its own: the bound modules differ only in what they
+    import (and in whether the game has causal card power, its own give, a keyed search)."""
+    bodies = {}
+    for g in game_ids():
+        rules = get_game(g).model().RULES
+        key = (rules.give_deal is not None, rules.give_card is not None, rules.legal_key is not None)
+        bodies.setdefault(key, set()).add(_body(bind.source(get_game(g))))
+    assert all(len(v) == 1 for v in bodies.values()), {k: len(v) for k, v in bodies.items()}
+
+
+def test_a_missing_declaration_is_one_line():
+    fake = SimpleNamespace(id="nothing", kernel_module="cardlab.sim.rng")  # a module without RULES
+    with pytest.raises(InputError, match=r"declares no RULES = Rules\(setup="):
+        bind.source(fake)
+
+
+def test_a_give_without_its_hooks_is_refused(monkeypatch):
+    game = get_game("crazy_eights")
+    K = game.model()
+    monkeypatch.setattr(K, "RULES", Rules(setup=K.setup, step=K.step, legal=K.legal, progress=K.progress,
+                                          restrict_bits=K.restrict_bits, give_deal=K.give_deal,
+                                          give_begin=K.give_begin))
+    with pytest.raises(InputError, match="no has_type and after_give for the schema's swap"):
+        bind.source(game)
+
+
+def test_the_written_module_keeps_its_stamp(tmp_path):
+    """Writing the same text again changes nothing (numba's cache index checks the source's
+    time and size); another text gets another time."""
+    path = tmp_path / "g_bound.py"
+    bind._write(path, "x = 1\n")
+    first = path.stat().st_mtime
+    os.utime(path, (first, first))
+    bind._write(path, "x = 1\n")
+    assert path.stat().st_mtime == first and path.read_text() == "x = 1\n"
+    bind._write(path, "x = 2\n")
+    assert path.read_text() == "x = 2\n" and path.stat().st_mtime != first
+    assert not [f for f in tmp_path.iterdir() if f.name.startswith(".")]  # no temporary file left
