@@ -633,6 +633,33 @@ def positions_of(game_id: str, positions: int, seed: int):
             yield k, players, st
 
 
+def check_features(game_id: str, positions: int = 12, seed: int = 6) -> dict:
+    """The observation vector (``sim/features.py``) run as plain Python over the watched
+    state for every seat of random positions: every word it reads must be one that seat may
+    see.  Returns positions, vectors made and the violations (as ``audit`` keeps them)."""
+    from cardlab.sim.registry import get_game
+
+    _require_python()
+    game = get_game(game_id)
+    S, b = game.schema, game.binding()
+    sink: list = []
+    bad: dict[str, int] = {}
+    made, seen = 0, 0
+    for k, players, st in positions_of(game_id, positions, seed):
+        seen += 1
+        for seat in range(players):
+            info = dict(strategy="features", decision="(observation)", game=k, seed=seed, players=players,
+                        step=-1)
+            ctx = Context(S, st, seat, info, sink, bad, context="the observation vector")
+            try:
+                b.features(watched(st, ctx), seat, np.zeros(b.N_FEATURES))
+            finally:
+                ctx.closed = True
+            made += 1
+    return {"positions": seen, "vectors": made, "violations": sum(bad.values()),
+            "kept": [asdict(v) for v in sink]}
+
+
 def check_redeal(game_id: str, positions: int = 30, seed: int = 5) -> dict:
     """Both re-deals (the search's ``sim/redeal.determinize`` and the honesty kit's
     ``sim/observe.determinize``) of a position and of a twin of it (``twin``) give the
@@ -825,7 +852,8 @@ def audit_game(game_id: str, decisions: int = 400, search_decisions: int = 12, s
                 progress(i + 1, len(plan), cells[-1])
     return {"game": game_id, "cells": cells, "decisions": sum(c["decisions"] for c in cells),
             "violations": sum(c["violations"] for c in cells), "coverage": lines.report(),
-            "redeal": check_redeal(game_id, seed=seed) if redeal else None}
+            "redeal": check_redeal(game_id, seed=seed) if redeal else None,
+            "features": check_features(game_id, seed=seed)}
 
 
 # ------------------------------------------------------------ from a compiled process
@@ -859,7 +887,8 @@ def run_audit(game_id: str, decisions: int = 400, search_decisions: int = 12, se
 
 def violations(result: dict) -> list[str]:
     """Every kept violation of an ``audit_game`` result as a message."""
-    return [Violation(**v).message(result["game"]) for c in result["cells"] for v in c["kept"]]
+    kept = [v for c in result["cells"] for v in c["kept"]] + (result.get("features") or {}).get("kept", [])
+    return [Violation(**v).message(result["game"]) for v in kept]
 
 
 def summary(result: dict) -> str:
@@ -888,6 +917,10 @@ def summary(result: dict) -> str:
         u = r["unsafe"]
         lines.append(f"  what they clear: {u['positions']} positions, " + (
             "never matters to the rules" if not u["parted"] else "MATTERS: " + "; ".join(u["parted"][:3])))
+    f = result.get("features")
+    if f is not None:
+        lines.append(f"  the observation vector: {f['vectors']} vectors of {f['positions']} positions, "
+                     + (f"{f['violations']} VIOLATIONS" if f["violations"] else "reads only what its seat sees"))
     msgs = violations(result)
     lines += [f"  {m}" for m in msgs[:5]]
     if len(msgs) > 5:

@@ -7,6 +7,7 @@
     play_on(st, sids, params)     a position (a copy of a state at any decision) to its end
     search_decide(st, me, p)      the search player's answer
     give_card, give_state, run_causal   causal card power (a game with ``give_deal``)
+    features(st, me, out)         a seat's observation as N_FEATURES numbers (sim/features.py)
     choose, ID, STRATEGIES, RPAR  the game's strategies; and every declared rules function
 
 **Why a module written from a template, and not functions taking the rules as arguments.**
@@ -43,11 +44,12 @@ compile cache: do not edit (the next change to the sources writes a new one)."""
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, give, search
+from cardlab.sim import engine, features as observe_numbers, give, search
+from cardlab.sim.features import no_types
 from cardlab.sim.jit import LOOP
 from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.strategies.base import default_rows
-from {layout} import CLEAR, ENGINE, GIVE, MAXP, REDEAL, R_PLAYERS, S_SIZE
+from {layout} import CLEAR, ENGINE, GIVE, MAXP, REDEAL, R_PLAYERS, S, S_SIZE
 from {strategies} import ID, STRATEGIES, choose
 {imports}
 
@@ -86,6 +88,18 @@ def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, c
     """The shared engine, seats playing ``mcts`` answered by ``search_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
                             ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
+
+# ---------------------------------------------------------------- a seat's observation as numbers
+
+FEATURES = S.feature_table()  # the recipe, from the declared visibility (sim/features.py)
+N_TYPES = S.n_types
+N_FEATURES = int(FEATURES[-1, 7] + FEATURES[-1, 8] * (MAXP if FEATURES[-1, 5] else 1))
+
+
+@njit(cache=True, nogil=True)
+def features(st, me, out):
+    """Seat ``me``'s observation of ``st`` as N_FEATURES numbers into ``out``."""
+    observe_numbers.features(st, me, FEATURES, out, has_type, N_TYPES, R_PLAYERS)
 '''
 
 # causal card power: the schema's swap (``give.swap``) unless the game gives its own way
@@ -120,7 +134,8 @@ def run_causal(rules, sids, params, seed, start, stop, types, out):
 '''
 # what an optional hook stands for when a game leaves it out
 DEFAULTS = {"table_cards": "no_table_cards", "table_put": "no_table_put",
-            "legal_key": "search.listed", "legal_count": "legal", "also_holds": "give.no_more_held"}
+            "legal_key": "search.listed", "legal_count": "legal", "also_holds": "give.no_more_held",
+            "has_type": "no_types"}
 # the hooks the schema's swap needs, when the game has causal card power and no give of its own
 SWAP_NEEDS = ("has_type", "after_give")
 

@@ -273,6 +273,18 @@ class Game:
         # the plug-in lookup (dynamic): sim/bind.py sits in the layer above the rules
         return importlib.import_module("cardlab.sim.bind").bound(self)
 
+    def features(self, st: np.ndarray, seat: int) -> np.ndarray:
+        """What ``seat`` sees in ``st`` as a fixed-length vector of numbers (``sim/features.py``,
+        compiled; ``feature_names`` names them)."""
+        b = self.binding()
+        out = np.zeros(b.N_FEATURES, dtype=np.float64)
+        b.features(st, seat, out)
+        return out
+
+    def feature_names(self) -> list[str]:
+        """The name of each number of ``features`` (``Schema.feature_names``)."""
+        return self.schema.feature_names()
+
     def kernel(self):
         return self.binding().run_games
 

@@ -427,6 +427,54 @@ class Schema:
                          int(bool(cp and cp.owner)), int(p.owner), 1 if p.visible == OWNER else 2])
         return np.array(rows, dtype=np.int64).reshape(len(rows), 7)
 
+    # ------------------------------------------------------------ a seat's observation as numbers
+    FEATURE_SECTIONS = ("rules", "zones", "book")  # never the generators or scratch
+
+    def feature_parts(self) -> list[Part]:
+        """The parts a seat's observation vector (``sim/features.py``) is made of: every
+        part of the rules, the table and the books that some seat may see (PUBLIC, or OWNER
+        with a block per seat), in the schema's order; hidden parts add nothing (what a seat
+        knows of them, a pile's size or a hand's count, is a public counter of its own)."""
+        return [p for p in self.parts.values() if p.section in self.FEATURE_SECTIONS
+                and (p.visible == PUBLIC or (p.visible == OWNER and p.owner))]
+
+    def feature_width(self, p: Part) -> int:
+        """Numbers per block of ``p``: a pile, slots or a bit mask of cards become how many
+        cards of each card type it holds and how many in all (n_types + 1); numbers, counts
+        by type and a game's own rows are copied as they are."""
+        return self.n_types + 1 if p.encoding in (PILE, SLOTS, MASK) else p.size
+
+    def feature_table(self) -> np.ndarray:
+        """The observation vector's recipe for the compiled ``sim/features.py``, one row per
+        part of ``feature_parts``: offset, size, encoding (``sim/redeal.py``'s numbers, 5 for
+        numbers), counter offset (-1: none), counter per seat, per seat, visibility (0
+        public, 1 owner), first feature, features per block.  A per-seat part takes ``maxp``
+        blocks of features, the observing seat's first and then the seats after it in play
+        order (the same vector means the same situation, whichever seat sees it)."""
+        enc = {PILE: 0, COUNTS: 1, SLOTS: 2, MASK: 3, TABLE: 4, VALUES: 5}
+        rows, first = [], 0
+        for p in self.feature_parts():
+            cp = self.parts[p.count] if p.count else None
+            width = self.feature_width(p)
+            rows.append([p.offset, p.size, enc[p.encoding], cp.offset if cp else -1,
+                         int(bool(cp and cp.owner)), int(p.owner), 1 if p.visible == OWNER else 0,
+                         first, width])
+            first += width * (self.maxp if p.owner else 1)
+        return np.array(rows, dtype=np.int64).reshape(len(rows), 9)
+
+    def feature_names(self) -> list[str]:
+        """A name per feature, in order: ``part[i]`` (``part[+k]`` for the block of the seat
+        k places after the observer), ``.tN`` the cards of type N, ``.n`` the cards in all."""
+        out = []
+        for p in self.feature_parts():
+            for k in range(self.maxp if p.owner else 1):
+                at = f"[+{k}]" if p.owner else ""
+                if p.encoding in (PILE, SLOTS, MASK):
+                    out += [f"{p.name}{at}.t{t}" for t in range(self.n_types)] + [f"{p.name}{at}.n"]
+                else:
+                    out += [f"{p.name}{at}[{i}]" if p.size > 1 else f"{p.name}{at}" for i in range(p.size)]
+        return out
+
     def clear_table(self) -> np.ndarray:
         """What a re-deal of what one seat cannot see clears besides re-dealing the cards
         (``sim/redeal.py``, ``sim/observe.py``: nothing hidden is left behind), one row each:

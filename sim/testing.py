@@ -333,6 +333,9 @@ def check_audit(game_id: str, decisions: int = AUDIT_DECISIONS,
     msgs = audit.violations(r)
     assert not r["violations"], (f"{game_id}: {r['violations']} honesty violation(s) in the audit; the first: "
                                  f"{msgs[0] if msgs else '?'}")
+    f = r["features"]
+    assert not f["violations"] and f["vectors"] > 0, (f"{game_id}: the observation vector reads what a seat may "
+                                                      f"not see: {msgs[0] if msgs else '?'}")
     differ = r["redeal"]["differ"]
     assert not differ, (f"{game_id}: a re-deal leaves hidden words behind (a world differs when only what "
                         f"the seat cannot see differs): {', '.join(f'{k} ({n} words)' for k, n in differ.items())}; "

@@ -14,7 +14,7 @@ from cardlab.sim.errors import InputError
 from cardlab.sim.game import Rules
 from cardlab.sim.registry import game_ids, get_game
 
-ENTRY_POINTS = ("play_on", "run_games", "run_games_search", "search_decide", "choose", "ID", "RPAR",
+ENTRY_POINTS = ("play_on", "run_games", "run_games_search", "search_decide", "features", "N_FEATURES", "choose", "ID", "RPAR",
                 "setup", "step", "legal")
 
 
