@@ -132,7 +132,7 @@ def viewer_data(lines: list[dict[str, Any]]) -> dict[str, Any]:
     codes: set[str] = set()
     for ev in events:
         for zone, i in zone_info(game, ev["state"], players).items():
-            info.setdefault(zone, i)
+            info.setdefault(zone, dict(i, label=game.zone_label(zone)))  # its title (Game.zone_labels)
         codes.update(cards_in(ev["state"]))
     texts = event_texts(game, events, players, labels, info, codes)
     evs = [{"step": ev.get("step", k), "turn": ev.get("turn"), "player": ev.get("player"),
@@ -217,7 +217,7 @@ SCRIPT = r"""
     box.setAttribute('data-zone', name);
     box.setAttribute('data-seat', owner === null ? '' : String(owner));
     box.setAttribute('data-vis', z.visible);
-    box.appendChild(el('b', null, name));
+    box.appendChild(el('b', null, z.label || name));
     if (sees(z.visible, owner)) box.appendChild(draw(value));
     else {
       var n = countCards(value);

@@ -184,9 +184,9 @@ def render_view(game, st: np.ndarray, seat: int) -> str:
         if isinstance(v, list) and len(v) == P and P > 1 and all(
                 isinstance(x, (list, dict)) or (isinstance(x, str) and x.endswith(" hidden)")) for x in v):
             parts = [f"{'you' if s == seat else f'seat {s}'}: {_text(x)}" for s, x in enumerate(v)]
-            lines.append(f"  {name}: " + " | ".join(parts))
+            lines.append(f"  {game.zone_label(name)}: " + " | ".join(parts))
         else:
-            lines.append(f"  {name}: {_text(v)}")
+            lines.append(f"  {game.zone_label(name)}: {_text(v)}")
     return "\n".join(lines)
 
 

@@ -324,6 +324,14 @@ class Game:
     # trace zone -> schema part, where neither the zone's name nor its singular is the part's
     # name (the replay viewer and the kit hide a zone by its part's visibility)
     trace_parts: dict[str, str] = {}
+    # trace zone -> the words ``cardlab play`` and the replay viewer title it with, where the
+    # zone's name with spaces for underscores is not what the rules page calls it
+    zone_labels: dict[str, str] = {}
+
+    def zone_label(self, zone: str) -> str:
+        """A trace zone's title in ``play`` and the replay viewer (``zone_labels``, else the
+        name with spaces: ``point_pile`` -> "point pile")."""
+        return self.zone_labels.get(zone, zone.replace("_", " "))
 
     def card_names(self, st: np.ndarray):
         """card id -> its code on the rules page (``7C``, ``F3``), for observations, the

@@ -65,3 +65,20 @@ def test_an_unknown_field_kind_is_named():
     with pytest.raises(ValueError, match=r"crazy_eights: event 'deal' field 'card:crad': 'crad' is no field kind "
                                          r"\(card, cards, seats, bool, a sequence of the layout's\)"):
         g.decode_trace({}, 3, st)
+
+
+def test_zone_labels_title_the_zones_in_play_and_the_replay(monkeypatch, tmp_path):
+    """``zone_labels`` (a presentation hook) titles a zone in ``cardlab play``'s view and in the
+    replay viewer's data; an unlabelled zone shows its name with spaces."""
+    from cardlab.analysis.replay_view import viewer_data
+    from cardlab.play import render_view
+    from cardlab.sim import runner
+    from cardlab.sim.positions import new_game
+    from cardlab.sim.trace import trace
+
+    monkeypatch.setattr(type(C8), "zone_labels", {"stock": "stock (face down)"})
+    setup = runner.make_setup("crazy_eights", 3, None, None, 5)
+    view = render_view(C8, new_game(C8, setup, 0), 0)
+    assert "  stock (face down): " in view and "  discard: " in view
+    data = viewer_data(trace(setup, 0))
+    assert data["zones"]["stock"]["label"] == "stock (face down)" and data["zones"]["hands"]["label"] == "hands"
