@@ -29,7 +29,7 @@ hand dealt to seat ``j``.  Each deal is then played ``P x K`` times:
   test checks it), and statistically just another replay (given the hands, the rest of a
   uniform shuffle is a uniform shuffle).
 
-The play-outs run on each game's compiled ``play_on`` (``binding.py``): 10-50 us a game,
+The play-outs run on each game's compiled ``play_on`` (``Game.binding()``, ``sim/bind.py``): 10-50 us a game,
 so a default profile (2,000 deals) takes a few seconds.  A seat playing the search player
 ``mcts`` is refused (``play_on`` compiles the heuristic strategies only).
 

@@ -33,6 +33,8 @@ import importlib
 import importlib.util
 import os
 import sys
+import tempfile
+import threading
 from pathlib import Path
 from types import ModuleType
 
@@ -93,7 +95,7 @@ def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, c
 
 FEATURES = S.feature_table()  # the recipe, from the declared visibility (sim/features.py)
 N_TYPES = S.n_types
-N_FEATURES = int(FEATURES[-1, 7] + FEATURES[-1, 8] * (MAXP if FEATURES[-1, 5] else 1))
+N_FEATURES = len(S.feature_names())
 
 
 @njit(cache=True, nogil=True)
@@ -140,6 +142,7 @@ DEFAULTS = {"table_cards": "no_table_cards", "table_put": "no_table_put",
 SWAP_NEEDS = ("has_type", "after_give")
 
 _BOUND: dict[str, ModuleType] = {}
+_LOCK = threading.Lock()  # one thread writes and imports a game's module (Dask workers have several)
 
 
 def source(game) -> str:
@@ -154,6 +157,11 @@ def source(game) -> str:
         raise InputError(f"game '{game.id}': {game.kernel_module} declares no RULES = Rules(setup=..., "
                          "step=..., legal=..., progress=..., restrict_bits=...) (docs/adding_a_game.md)")
     named = rules.named()
+    for field, (module, name) in named.items():
+        fn = getattr(rules, field)
+        if getattr(sys.modules.get(module), name, None) is not fn:
+            raise InputError(f"game '{game.id}': RULES.{field} is {module}.{name}, which that module does not "
+                             "hold under that name (declare a function of a module, by its own name)")
     causal = "give_deal" in named
     if causal and "give_card" not in named:
         lacking = [h for h in SWAP_NEEDS if h not in named]
@@ -186,24 +194,38 @@ def _write(path: Path, text: str) -> None:
     except OSError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.utime(tmp, (stamp, stamp))
-    os.replace(tmp, path)  # atomic: a process reading it sees one whole text or the other
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)  # a name of its own
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.utime(tmp, (stamp, stamp))
+        os.replace(tmp, path)  # atomic: a process reading it sees one whole text or the other
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def bound(game) -> ModuleType:
-    """The game's bound module, written (when its text changed) and imported once per process."""
+    """The game's bound module, written (when its text changed) and imported once per process
+    (once, whichever threads ask at the same moment)."""
     mod = _BOUND.get(game.id)
     if mod is not None:
         return mod
-    folder = cache.FOLDER or cache.configure()
-    path = folder / "bindings" / f"{game.id}_bound.py"
-    _write(path, source(game))
-    name = f"cardlab_bound_{game.id}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod  # before running it: numba and pickle look functions up by module
-    spec.loader.exec_module(mod)
-    _BOUND[game.id] = mod
-    return mod
+    with _LOCK:
+        mod = _BOUND.get(game.id)
+        if mod is not None:
+            return mod
+        folder = cache.FOLDER or cache.configure()
+        path = folder / "bindings" / f"{game.id}_bound.py"
+        _write(path, source(game))
+        name = f"cardlab_bound_{game.id}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod  # before running it: numba and pickle look functions up by module
+        try:
+            spec.loader.exec_module(mod)
+        except BaseException:
+            del sys.modules[name]  # no half-made module left for the next caller
+            raise
+        _BOUND[game.id] = mod
+        return mod

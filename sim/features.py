@@ -18,13 +18,15 @@ the seat may not see), and a test checks that positions a seat cannot tell apart
 re-dealt twins) give the same vector.  ``Game.features(st, seat)`` is the call from Python,
 ``Game.binding().features(st, me, out)`` the compiled one.
 """
+import numpy as np
 from numba import njit
 
 from cardlab.sim.jit import helper
 from cardlab.sim.redeal import ENC_COUNTS, ENC_MASK, ENC_PILE, ENC_SLOTS, ENC_TABLE
 
 ENC_VALUES = 5
-FW = 9  # numbers per row of a feature table (Schema.feature_table)
+FW = 10  # numbers per row of a feature table (Schema.feature_table)
+PLAIN, SEAT, FLOAT = 0, 1, 2  # what a row's numbers are (Schema.numbers)
 
 
 @helper("boolean(ST, int64, int64)")
@@ -47,17 +49,24 @@ def features(st, me, tab, out, has_type, n_types, players_at):  # has_type a com
     row's first feature plus its blocks), by the recipe ``tab`` (``Schema.feature_table``);
     ``players_at`` is the rule slot of the player count."""
     P = st[players_at]
+    f64 = st.view(np.float64)  # a float's bits, read back as the float
     out[:] = 0.0
     for r in range(tab.shape[0]):
         off, size, enc, cnt, cnt_seat = tab[r, 0], tab[r, 1], tab[r, 2], tab[r, 3], tab[r, 4]
-        per_seat, owner_only, first, width = tab[r, 5], tab[r, 6], tab[r, 7], tab[r, 8]
+        per_seat, owner_only, first, width, kind = tab[r, 5], tab[r, 6], tab[r, 7], tab[r, 8], tab[r, 9]
         for k in range(P if per_seat else 1):
             seat = (me + k) % P
             if owner_only and seat != me:
                 continue  # another seat's hand: nothing of it but its public counters
             o = off + (seat * size if per_seat else 0)
             f = first + k * width
-            if enc == ENC_VALUES or enc == ENC_COUNTS or enc == ENC_TABLE:
+            if enc == ENC_VALUES and kind == SEAT:  # a seat, from the observer: 0 itself, -1 none
+                for i in range(size):
+                    out[f + i] = (st[o + i] - me) % P if st[o + i] >= 0 else -1.0
+            elif enc == ENC_VALUES and kind == FLOAT:
+                for i in range(size):
+                    out[f + i] = f64[o + i]
+            elif enc == ENC_VALUES or enc == ENC_COUNTS or enc == ENC_TABLE:
                 for i in range(size):
                     out[f + i] = st[o + i]
             elif enc == ENC_PILE:

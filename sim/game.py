@@ -51,7 +51,8 @@ class Rules:
       two at the give), ``has_type(st, card, t)``, ``after_give(st)``, ``also_holds(st,
       seat, t)`` (``give.no_more_held`` otherwise); or ``give_card`` where the game gives a
       card its own way (5 Towers) instead of the schema's swap.  No ``give_deal``: no causal
-      card power.
+      card power.  ``has_type`` also says what a card counts as in a seat's observation
+      vector (``sim/features.py``): without it a card zone there is its number of cards only.
     """
     setup: Any
     step: Any
@@ -196,6 +197,9 @@ class Game:
                 v[i] = players
             elif name in derived:
                 v[i] = int(derived[name])
+            elif name in rules and isinstance(rules[name], float):
+                raise TypeError(f"{self.id}: rule slot '{name}' is a float knob: give the slot its number in "
+                                "rule_values (a scaled integer, or the float's bits declared by S.numbers)")
             elif name in rules and not isinstance(rules[name], (str, tuple)):
                 v[i] = int(rules[name])
             else:
@@ -359,6 +363,11 @@ class Game:
         the zones after it (``zones``)."""
         if self.event_fields is None:
             raise NotImplementedError(f"{self.id}: declare event_fields or write decode_trace")
+        for action, specs in self.event_fields.items():
+            if action not in self.event_names or len(specs) > 6:
+                raise ValueError(f"{self.id}: event_fields['{action}']: " + (
+                    f"no such event (the events: {', '.join(self.event_names)})" if action not in self.event_names
+                    else f"{len(specs)} fields, an event has 6 numbers"))
         n, tev, tsnap = self.trace_arrays(st)
         name = self.card_names(st)
         events = []
@@ -371,7 +380,7 @@ class Game:
                 field, _, how = spec.partition(":")
                 try:
                     ev[field] = self._field(how, int(x), name, players)
-                except (AttributeError, TypeError) as e:
+                except (AttributeError, TypeError, IndexError) as e:
                     raise ValueError(f"{self.id}: event '{action}' field '{spec}': {e}") from None
             ev["state"] = self.zones(tsnap[i], players)
             events.append(ev)

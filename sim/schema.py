@@ -137,6 +137,9 @@ class Schema:
         self.progress_what = ""
         self.close_margin = -1   # -1: no progress declared (the game has no shape figures)
         self.sealed = False
+        # what some numbers mean (Schema.numbers): a seat, or a float's IEEE-754 bits
+        self.seat_numbers: set[str] = {"actor"}
+        self.float_numbers: set[str] = set()
         self._own = True  # declaring the schema's own parts (RESERVED names)
         if maxp > MAX_SEATS:
             raise SchemaError(f"{game}: {maxp} seats, at most {MAX_SEATS} (sim/rng.MAX_SEATS)")
@@ -427,6 +430,19 @@ class Schema:
                          int(bool(cp and cp.owner)), int(p.owner), 1 if p.visible == OWNER else 2])
         return np.array(rows, dtype=np.int64).reshape(len(rows), 7)
 
+    def numbers(self, *, seats: tuple[str, ...] = (), floats: tuple[str, ...] = ()) -> None:
+        """What some numbers mean, for a seat's observation vector (``sim/features.py``):
+        ``seats`` name counters, books or rule slots that hold a seat (-1: none), which the
+        vector gives relative to the observer (0: itself, 1: the next seat...), so a vector
+        means the same whichever seat sees it; ``floats`` name those that hold a float64's
+        bits (``st.view(np.float64)``), read back as the float.  ``phase``'s decider (the
+        engine's ``actor``) is a seat already."""
+        for name in (*seats, *floats):
+            if name not in self.parts and name not in self.rule_names:
+                raise SchemaError(f"{self.game}: numbers(): no part or rule slot named '{name}'")
+        self.seat_numbers |= set(seats)
+        self.float_numbers |= set(floats)
+
     # ------------------------------------------------------------ a seat's observation as numbers
     FEATURE_SECTIONS = ("rules", "zones", "book")  # never the generators or scratch
 
@@ -448,25 +464,37 @@ class Schema:
         """The observation vector's recipe for the compiled ``sim/features.py``, one row per
         part of ``feature_parts``: offset, size, encoding (``sim/redeal.py``'s numbers, 5 for
         numbers), counter offset (-1: none), counter per seat, per seat, visibility (0
-        public, 1 owner), first feature, features per block.  A per-seat part takes ``maxp``
-        blocks of features, the observing seat's first and then the seats after it in play
-        order (the same vector means the same situation, whichever seat sees it)."""
+        public, 1 owner), first feature, features per block, what its numbers are (0 plain, 1
+        a seat, 2 a float's bits: ``numbers``).  A per-seat part takes ``maxp`` blocks of
+        features, the observing seat's first and then the seats after it in play order, and
+        a seat number is given from the observer (the same vector means the same situation,
+        whichever seat sees it).  The rule vector is a row per slot (each its own kind)."""
         enc = {PILE: 0, COUNTS: 1, SLOTS: 2, MASK: 3, TABLE: 4, VALUES: 5}
         rows, first = [], 0
         for p in self.feature_parts():
             cp = self.parts[p.count] if p.count else None
             width = self.feature_width(p)
-            rows.append([p.offset, p.size, enc[p.encoding], cp.offset if cp else -1,
-                         int(bool(cp and cp.owner)), int(p.owner), 1 if p.visible == OWNER else 0,
-                         first, width])
+            if p.name == "rules":
+                for i, r in enumerate(self.rule_names):
+                    rows.append([p.offset + i, 1, enc[VALUES], -1, 0, 0, 0, first + i, 1, self._kind(r)])
+            else:
+                rows.append([p.offset, p.size, enc[p.encoding], cp.offset if cp else -1,
+                             int(bool(cp and cp.owner)), int(p.owner), 1 if p.visible == OWNER else 0,
+                             first, width, self._kind(p.name) if p.encoding == VALUES else 0])
             first += width * (self.maxp if p.owner else 1)
-        return np.array(rows, dtype=np.int64).reshape(len(rows), 9)
+        return np.array(rows, dtype=np.int64).reshape(len(rows), 10)
+
+    def _kind(self, name: str) -> int:
+        return 1 if name in self.seat_numbers else 2 if name in self.float_numbers else 0
 
     def feature_names(self) -> list[str]:
         """A name per feature, in order: ``part[i]`` (``part[+k]`` for the block of the seat
         k places after the observer), ``.tN`` the cards of type N, ``.n`` the cards in all."""
         out = []
         for p in self.feature_parts():
+            if p.name == "rules":
+                out += [f"rules.{r}" for r in self.rule_names]
+                continue
             for k in range(self.maxp if p.owner else 1):
                 at = f"[+{k}]" if p.owner else ""
                 if p.encoding in (PILE, SLOTS, MASK):

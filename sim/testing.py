@@ -120,7 +120,8 @@ def check_conservation(game_id: str, games: int = 240, seed: int = 3) -> None:
         players = (game.min_players, game.default_players, game.max_players)[g % 3]
         setup = runner.make_setup(game_id, players, None, None, seed)
         st = _rules_call("setup", f"{game_id} game {g} (seed {seed}, {players} players)", new_game, game, setup, g)
-        deck = card_census(game, st, players)
+        deck = _rules_call("the card census of the schema's zones", f"{game_id} game {g} (seed {seed}, "
+                           f"{players} players)", card_census, game, st, players)
         cap = _step_cap(game, setup)
         for k in range(cap):
             if st[L.S_PHASE] == DONE:

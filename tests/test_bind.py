@@ -3,7 +3,6 @@ functions its kernel declares (RULES), from one template, and a bad declaration 
 line that names what is missing."""
 from __future__ import annotations
 
-import os
 import re
 from types import SimpleNamespace
 
@@ -68,14 +67,48 @@ def test_a_give_without_its_hooks_is_refused(monkeypatch):
 
 
 def test_the_written_module_keeps_its_stamp(tmp_path):
-    """Writing the same text again changes nothing (numba's cache index checks the source's
-    time and size); another text gets another time."""
+    """Writing the same text again leaves the file alone (the same file, the same time:
+    numba's cache index checks the source's time and size); another text replaces it with
+    another time.  Threads writing at once leave one whole text and no temporary file."""
+    import threading
+
     path = tmp_path / "g_bound.py"
     bind._write(path, "x = 1\n")
-    first = path.stat().st_mtime
-    os.utime(path, (first, first))
+    first = path.stat()
     bind._write(path, "x = 1\n")
-    assert path.stat().st_mtime == first and path.read_text() == "x = 1\n"
+    again = path.stat()
+    assert (again.st_ino, again.st_mtime_ns) == (first.st_ino, first.st_mtime_ns)
     bind._write(path, "x = 2\n")
-    assert path.read_text() == "x = 2\n" and path.stat().st_mtime != first
+    assert path.read_text() == "x = 2\n" and path.stat().st_mtime_ns != first.st_mtime_ns
+    errors = []
+
+    def write(k):
+        try:
+            for _ in range(50):
+                bind._write(path, f"x = {k % 2}\n" * 2000)
+        except Exception as e:  # noqa: BLE001 - any failure is the finding
+            errors.append(e)
+
+    threads = [threading.Thread(target=write, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and path.read_text() in ("x = 0\n" * 2000, "x = 1\n" * 2000)
     assert not [f for f in tmp_path.iterdir() if f.name.startswith(".")]  # no temporary file left
+
+
+def test_a_declared_function_must_be_its_modules_own(monkeypatch):
+    """RULES names each function by its module and name: one the module does not hold
+    under that name (an alias, a function made elsewhere) is one line, not a failed import
+    in the generated module."""
+    game = get_game("crazy_eights")
+    K = game.model()
+
+    def step(st, act):  # not kernel.step
+        pass
+
+    monkeypatch.setattr(K, "RULES", Rules(setup=K.setup, step=step, legal=K.legal, progress=K.progress,
+                                          restrict_bits=K.restrict_bits))
+    with pytest.raises(InputError, match=r"RULES.step is .*\.step, which that module does not hold"):
+        bind.source(game)

@@ -82,3 +82,17 @@ def test_zone_labels_title_the_zones_in_play_and_the_replay(monkeypatch, tmp_pat
     assert "  stock (face down): " in view and "  discard: " in view
     data = viewer_data(trace(setup, 0))
     assert data["zones"]["stock"]["label"] == "stock (face down)" and data["zones"]["hands"]["label"] == "hands"
+
+
+def test_event_fields_and_float_knobs_are_checked_once():
+    """A misspelt event in event_fields, or a float knob filling a rule slot, is one error
+    naming it (never a silently wrong trace or rule vector)."""
+    class Misspelt(type(C8)):
+        event_fields = {"deals": ("seat",)}
+
+    st = L.S.new_state(C8.rules_vector(C8.resolve_rules(None, 3), 3), capacity=1)
+    with pytest.raises(ValueError, match=r"event_fields\['deals'\]: no such event \(the events: deal, "):
+        Misspelt().decode_trace({}, 3, st)
+    rules = dict(C8.resolve_rules(None, 3), draw_limit=2.5)
+    with pytest.raises(TypeError, match="rule slot 'draw_limit' is a float knob"):
+        C8.rules_vector(rules, 3)

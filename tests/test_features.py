@@ -32,6 +32,10 @@ def test_the_vector_is_the_seats_view(game_id):
             # what the seat cannot see changes nothing (its hidden cards re-dealt, every other
             # word it may not read garbled)
             assert np.array_equal(game.features(twin(game, st, seat, rng), seat), v), (game_id, seat)
+            # a seat number is given from the observer (0 itself, -1 none)
+            for name in game.schema.seat_numbers & set(game.schema.parts):
+                x = int(st[game.schema.parts[name].offset])
+                assert v[names.index(name)] == ((x - seat) % players if x >= 0 else -1), name
             # a per-seat public number: the observer's own first, then the seats after it
             for p in game.schema.feature_parts():
                 if p.owner and p.visible == PUBLIC and p.encoding == VALUES and p.size == 1:

@@ -133,6 +133,10 @@ S.give(start=("hands",), pool=("draw", "hands"),
        note="the seat's hand dealt for the first round (later rounds are dealt afresh); "
        "copies come from the draw pile and the other hands")
 S.progress("points", close=3)  # close: the runner-up at most one block (1-3 points) short
+# seat numbers (the observation vector gives them from the observer) and float64 bits
+S.numbers(seats=("start", "cur", "prev"),
+          floats=("u", "share", "base", "ah", "au", "anyf", "risk_style", "push_style", "adj_risk", "rem_risk",
+                  "d1", "d2", "d3", "s1", "s2", "s3", *(f"skill{s}" for s in range(MAXP))))
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
 S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_TURN = S.at("turn")

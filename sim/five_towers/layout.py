@@ -116,6 +116,7 @@ S.give(start=("tow",), pool=("draw",),
        "bottom of its tower of that kind, taken from the draw pile (IN: a copy of the type; "
        "OUT: a random card of another type)")
 S.progress("points if the game ended now (moves.score)", close=2)  # close: within two points
+S.numbers(seats=("start", "bidder", "can_seat"))  # seat numbers (the observation vector: from the observer)
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
 S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_DRAW_N = S.at("draw_n")

@@ -71,6 +71,7 @@ S.give(start=("hand",), pool=("draw", "hand"),
        note="the seat's dealt hand (with seat 0's first draw); copies come from the draw pile "
        "and the other hands")
 S.progress("floors in the tower", close=1)  # close: the runner-up one floor short
+S.numbers(seats=("cur",))  # a seat number (the observation vector gives it from the observer)
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
 S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_DRAW_N = S.at("draw_n")

@@ -104,6 +104,7 @@ S.give(start=("lay",), pool=("stock", "lay"),
        note="the seat's first layout after the setup chimneys; copies come from the stock and "
        "the other seats' layouts (a layout the swap makes a chimney is settled as at setup)")
 S.progress("chimneys", close=1)  # close: won by a single chimney
+S.numbers(seats=("cur",))  # a seat number (the observation vector gives it from the observer)
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
 S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_STOCK_N = S.at("stock_n")

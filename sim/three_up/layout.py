@@ -188,6 +188,7 @@ S.give(start=("hand", "down"), pool=("draw", "hand", "down"),
        note="the seat's nine dealt cards (six for the up choice, three face down); copies "
        "come from the draw pile and the other seats' dealt cards")
 S.progress("minus the cards left to shed (hand, up, down)", close=1)  # close: the runner-up one card from out
+S.numbers(seats=("win",))  # a seat number (the observation vector gives it from the observer)
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
 S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_DRAW_N = S.at("draw_n")
