@@ -8,6 +8,7 @@
     search_decide(st, me, p)      the search player's answer
     give_card, give_state, run_causal   causal card power (a game with ``give_deal``)
     features(st, me, out)         a seat's observation as N_FEATURES numbers (sim/features.py)
+    sample_features(...)          observations along played games, for a learned evaluation
     choose, ID, STRATEGIES, RPAR  the game's strategies; and every declared rules function
 
 **Why a module written from a template, and not functions taking the rules as arguments.**
@@ -46,8 +47,9 @@ compile cache: do not edit (the next change to the sources writes a new one)."""
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, features as observe_numbers, give, search
+from cardlab.sim import engine, features as observe_numbers, give, search, shape
 from cardlab.sim.features import no_types
+from cardlab.sim.rng import seed_game
 from cardlab.sim.jit import LOOP
 from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.strategies.base import default_rows
@@ -102,6 +104,41 @@ N_FEATURES = len(S.feature_names())
 def features(st, me, out):
     """Seat ``me``'s observation of ``st`` as N_FEATURES numbers into ``out``."""
     observe_numbers.features(st, me, FEATURES, out, has_type, N_TYPES, R_PLAYERS)
+
+
+@njit(cache=True, nogil=True)
+def sample_features(rules, sids, params, seed, start, stop, every, X, meta):
+    """Games [start, stop) played as the fast path plays them (mcts seats by the search); at
+    every ``every``-th decision of a game (from decision g % every of game g, so sparse samples
+    spread over the games' course), each seat's observation into the next rows of X and
+    (game, seat, decision) into meta; once the game is over, its winners' mask and its
+    number of decisions in meta's last two columns of its rows.  Returns the rows written:
+    it stops before a game whose rows would not fit (no game is ever cut short)."""
+    st = engine.new_state(rules, 0, ENGINE)
+    P = st[R_PLAYERS]
+    n = 0
+    for g in range(start, stop):
+        seed_game(st, seed, g)
+        shape.begin(st, ENGINE)
+        setup(st)
+        first, k = n, 0
+        while st[ENGINE.phase] != 0:
+            if k % every == g % every:
+                if n + P > X.shape[0]:
+                    return first
+                for s in range(P):
+                    features(st, s, X[n])
+                    meta[n, 0], meta[n, 1], meta[n, 2] = g, s, k
+                    n += 1
+            me = st[ENGINE.actor]
+            if sids[me] == ID.mcts:
+                step(st, search_decide(st, me, engine.seat_params(params, me)))
+            else:
+                step(st, choose(sids[me], st, me, engine.seat_params(params, me)))
+            k += 1
+        for i in range(first, n):
+            meta[i, 3], meta[i, 4] = st[ENGINE.mask], k
+    return n
 '''
 
 # causal card power: the schema's swap (``give.swap``) unless the game gives its own way
