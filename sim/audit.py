@@ -920,7 +920,7 @@ def summary(result: dict) -> str:
     f = result.get("features")
     if f is not None:
         lines.append(f"  the observation vector: {f['vectors']} vectors of {f['positions']} positions, "
-                     + (f"{f['violations']} VIOLATIONS" if f["violations"] else "reads only what its seat sees"))
+                     + (f"{f['violations']} VIOLATIONS" if f["violations"] else "no read of a word its seat may not see"))
     msgs = violations(result)
     lines += [f"  {m}" for m in msgs[:5]]
     if len(msgs) > 5:

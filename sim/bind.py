@@ -130,11 +130,7 @@ def sample_features(rules, sids, params, seed, start, stop, every, X, meta):
                     features(st, s, X[n])
                     meta[n, 0], meta[n, 1], meta[n, 2] = g, s, k
                     n += 1
-            me = st[ENGINE.actor]
-            if sids[me] == ID.mcts:
-                step(st, search_decide(st, me, engine.seat_params(params, me)))
-            else:
-                step(st, choose(sids[me], st, me, engine.seat_params(params, me)))
+            engine.answer(st, sids, params, ENGINE, choose, step, search_decide, ID.mcts)
             k += 1
         for i in range(first, n):
             meta[i, 3], meta[i, 4] = st[ENGINE.mask], k

@@ -56,16 +56,22 @@ def seat_params(params, me):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def play_on(st, sids, params, E, choose, step, decide=None, search_id=-1):
-    """Ask the pending decision's seat, step; until the game is over.  A seat whose
-    strategy id is ``search_id`` is answered by ``decide(st, me, p)`` (the search player,
+def answer(st, sids, params, E, choose, step, decide=None, search_id=-1):
+    """Ask the pending decision's seat and step.  A seat whose strategy id is
+    ``search_id`` is answered by ``decide(st, me, p)`` (the search player,
     ``sim/search.py``); the fast path passes none (then nothing of it is compiled)."""
+    me = st[E.actor]
+    if decide is not None and sids[me] == search_id:
+        step(st, decide(st, me, seat_params(params, me)))
+    else:
+        step(st, choose(sids[me], st, me, seat_params(params, me)))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def play_on(st, sids, params, E, choose, step, decide=None, search_id=-1):
+    """``answer`` until the game is over."""
     while st[E.phase] != DONE:
-        me = st[E.actor]
-        if decide is not None and sids[me] == search_id:
-            step(st, decide(st, me, seat_params(params, me)))
-        else:
-            step(st, choose(sids[me], st, me, seat_params(params, me)))
+        answer(st, sids, params, E, choose, step, decide, search_id)
 
 
 @njit(cache=True, nogil=True, inline="always")

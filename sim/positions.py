@@ -16,6 +16,7 @@ from typing import Callable
 import numpy as np
 
 from cardlab.sim import runner
+from cardlab.sim.observe import zone_cards
 from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
 
@@ -42,8 +43,6 @@ def card_census(game, st: np.ndarray, players: int) -> Counter:
     seat's block of a per-seat one) read as the schema declares it (a pile by its count, a
     bit-mask hand's bits, counts, slots; a TABLE zone through the game's ``zone_cards``).
     Counters, books and scratch are never counted, whatever a trace shows beside the cards."""
-    from cardlab.sim.observe import zone_cards
-
     out: Counter = Counter()
     for p in game.schema.zone_parts():
         for seat in (range(players) if p.owner else (None,)):

@@ -165,8 +165,6 @@ class BlockTower(Game):
         return (code, "block") if code.startswith("B") and code[1:].isdigit() else None
 
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
-        """One legal action of the pending decision in the rules page's words (``cardlab
-        play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
         L = self.layout
         kind, a, b, c = act
         d = obs["decision"]

@@ -96,8 +96,6 @@ class FiveTowers(Game):
         return (code, f"kind-{code[0]}") if len(code) >= 2 and code[0] in L.KINDS and code[1:].isdigit() else None
 
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
-        """One legal action of the pending decision in the rules page's words (``cardlab
-        play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
         L = self.layout
         x, y, _, _ = act
         d = obs["decision"]

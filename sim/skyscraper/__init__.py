@@ -110,8 +110,6 @@ class Skyscraper(Game):
         return (code[1:], "floor") if code.startswith("F") and code[1:].isdigit() else None
 
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
-        """One legal action of the pending decision in the rules page's words (``cardlab
-        play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
         L = self.layout
         kind, a, b, c = act
         code = L.card_code

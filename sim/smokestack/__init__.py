@@ -69,8 +69,6 @@ class Smokestack(Game):
         return suited_face(code, L.SUITS, L.RANKS)
 
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
-        """One legal action of the pending decision in the rules page's words (``cardlab
-        play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
         L = self.layout
         kind, a, b, c = act
         d = obs["decision"]

@@ -167,8 +167,6 @@ class ThreeUp(Game):
         return (code[1:], f"col-{code[0]}") if len(code) >= 2 and code[0] in L.COLOURS else None
 
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
-        """One legal action of the pending decision in the rules page's words (``cardlab
-        play``; ``obs`` is the deciding seat's observation), None where there is no sentence."""
         L = self.layout
         kind, t, n, _ = act
         if obs["decision"] == "discard":
