@@ -80,11 +80,9 @@ def recording_on() -> bool:
 
 def home() -> Path:
     """The folder of the history database: $CARDLAB_HOME, else the user's data folder."""
-    base = os.environ.get("CARDLAB_HOME")
-    if base:
-        return Path(base).expanduser()
-    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(xdg) / "cardlab"
+    from cardlab.sim.models import data_home
+
+    return data_home()
 
 
 def db_path() -> Path:

@@ -29,20 +29,28 @@ MAX_BYTES = 128 << 20  # the sampled observations kept at once
 def sample(game_id: str, players: int | None = None, strategies: str | None = None, games: int = 2000,
            every: int = 4, seed: int = 1, start: int = 0) -> tuple[np.ndarray, np.ndarray, int]:
     """(X, meta, players): observation rows and (game, seat, decision, winners' mask, the
-    game's decisions) per row
-    of games [start, start + games) of the setup (default players and strategies).  At most
-    ``MAX_BYTES`` of rows: the sampler stops before the game that would not fit (the games
-    in ``meta`` say how many it played)."""
+    game's decisions) per row of games [start, start + games) of the setup (default players
+    and strategies).  At most ``MAX_BYTES`` of rows: the sampler stops before the game that
+    would not fit (the games in ``meta`` say how many it played)."""
     setup = make_setup(game_id, players, None, strategies, seed)
+    P = setup.players
+    n_features = len(setup.game.feature_names())
+    cap = games * P * (setup.game.max_length(setup.rules) // max(1, every) + 4)
+    cap = min(cap, MAX_BYTES // (8 * max(1, n_features)))
+    X, meta, _ = sample_setup(setup, start, start + games, every, cap)
+    return X, meta, P
+
+
+def sample_setup(setup, start: int, stop: int, every: int, cap: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """(X, meta, next game) of games [start, stop) of ``setup`` (its learned seats playing its
+    model array) in a buffer of ``cap`` rows: it stops before a game whose rows would not fit."""
     b = setup.game.binding()
     rv, sids, params = setup.arrays()
-    P = setup.players
-    cap = games * P * (setup.game.max_length(setup.rules) // max(1, every) + 4)
-    cap = min(cap, MAX_BYTES // (8 * max(1, b.N_FEATURES)))
     X = np.zeros((cap, b.N_FEATURES), dtype=np.float64)
     meta = np.zeros((cap, 5), dtype=np.int64)
-    n = int(b.sample_features(rv, sids, params, setup.seed, start, start + games, every, X, meta))
-    return X[:n], meta[:n], P
+    W = np.ascontiguousarray(setup.model_array(), dtype=np.float64)
+    n, nxt = b.sample_features(rv, sids, params, setup.seed, start, stop, every, X, meta, W)
+    return X[:n], meta[:n], int(nxt)
 
 
 def win_share(meta: np.ndarray) -> np.ndarray:
@@ -67,13 +75,19 @@ class Value:
         return expit(Z @ self.w + self.b)
 
 
-def fit(X: np.ndarray, y: np.ndarray, l2: float = 1.0) -> Value:
-    """The logistic model of ``y`` (win shares in [0, 1]) on the standardized columns of X
-    that vary, with an L2 penalty ``l2`` on the weights (not the intercept)."""
+def standardized(X: np.ndarray):
+    """(kept columns, their means, their standard deviations, X's kept columns standardized):
+    a column that never varies is left out."""
     sd = X.std(axis=0)
     keep = np.flatnonzero(sd > 1e-12)
     mean, scale = X[:, keep].mean(axis=0), sd[keep]
-    Z = (X[:, keep] - mean) / scale
+    return keep, mean, scale, (X[:, keep] - mean) / scale
+
+
+def fit(X: np.ndarray, y: np.ndarray, l2: float = 1.0) -> Value:
+    """The logistic model of ``y`` (win shares in [0, 1]) on the standardized columns of X
+    that vary, with an L2 penalty ``l2`` on the weights (not the intercept)."""
+    keep, mean, scale, Z = standardized(X)
     n = len(y)
 
     def loss(theta):
@@ -87,6 +101,55 @@ def fit(X: np.ndarray, y: np.ndarray, l2: float = 1.0) -> Value:
     theta0 = np.zeros(len(keep) + 1)
     res = minimize(loss, theta0, jac=True, method="L-BFGS-B", options={"maxiter": 500})
     return Value(keep, mean, scale, res.x[:-1], float(res.x[-1]))
+
+
+@dataclass
+class Network:
+    """A fitted one-hidden-layer evaluation: V(x) = expit(w2 . tanh(W1 z + b1) + b2), z the
+    standardized kept columns of x."""
+    keep: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray
+    W1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: float
+
+    def __call__(self, X: np.ndarray) -> np.ndarray:
+        Z = (X[:, self.keep] - self.mean) / self.scale
+        return expit(np.tanh(Z @ self.W1.T + self.b1) @ self.w2 + self.b2)
+
+
+def fit_network(X: np.ndarray, y: np.ndarray, hidden: int, l2: float = 1.0, seed: int = 1,
+                maxiter: int = 300) -> Network:
+    """A one-hidden-layer (``hidden`` tanh units) logistic model of ``y`` on the
+    standardized varying columns of X, L2-penalized, fitted by scipy's L-BFGS from weights
+    drawn from ``seed`` (the same data and seed: the same network)."""
+    keep, mean, scale, Z = standardized(X)
+    n, k = Z.shape
+    H = hidden
+    rng = np.random.default_rng(seed)
+    theta0 = np.concatenate([rng.normal(0, 1 / np.sqrt(k), H * k), np.zeros(H),
+                             rng.normal(0, 1 / np.sqrt(H), H), [0.0]])
+
+    def unpack(theta):
+        return (theta[:H * k].reshape(H, k), theta[H * k:H * k + H], theta[H * k + H:H * k + 2 * H],
+                theta[-1])
+
+    def loss(theta):
+        W1, b1, w2, b2 = unpack(theta)
+        A = np.tanh(Z @ W1.T + b1)
+        p = np.clip(expit(A @ w2 + b2), 1e-12, 1 - 1e-12)
+        r = p - y
+        value = (-(y * np.log(p) + (1 - y) * np.log(1 - p)).sum() + 0.5 * l2 * (W1.ravel() @ W1.ravel() + w2 @ w2)) / n
+        dA = np.outer(r, w2) * (1 - A * A)
+        grad = np.concatenate([((dA.T @ Z) + l2 * W1).ravel() / n, dA.sum(axis=0) / n,
+                               (A.T @ r + l2 * w2) / n, [r.sum() / n]])
+        return value, grad
+
+    res = minimize(loss, theta0, jac=True, method="L-BFGS-B", options={"maxiter": maxiter})
+    W1, b1, w2, b2 = unpack(res.x)
+    return Network(keep, mean, scale, W1, b1, w2, float(b2))
 
 
 def log_loss(p: np.ndarray, y: np.ndarray) -> float:

@@ -487,6 +487,50 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
 
 
 @app.command()
+def learn(game: str = typer.Argument(..., help="Game id."),
+          players: Optional[int] = PlayersOpt,
+          generations: int = typer.Option(3, "--generations", "-g", help="Generations to train (a file "
+                                          "that has fewer, made with the same settings and code, is continued)."),
+          n_games: int = typer.Option(2000, "--games", "-n", help="Games sampled per generation."),
+          every: Optional[int] = typer.Option(None, "--every", help="Decisions between sampled positions "
+                                              "(default: what keeps a generation's data within 128 MB)."),
+          eval_games: int = typer.Option(1200, "--eval-games", help="Games per opponent in each "
+                                         "generation's strength table, shared by the seats."),
+          hidden: int = typer.Option(0, "--hidden", help="Hidden units of the evaluation (0: linear)."),
+          l2: float = typer.Option(1.0, "--l2", help="L2 penalty of the fit."),
+          seed: int = SeedOpt, jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
+          out: Optional[str] = typer.Option(None, "--out", "-o", help="The model file (default: "
+                                            "GAME-Np.json in the user's models folder, docs/search-and-ladder.md)."),
+          fresh: bool = typer.Option(False, "--fresh", help="Train from scratch even if the file can be continued."),
+          as_json: bool = typer.Option(False, "--json", help="Print the model's generations as one JSON object."),
+          quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or tables while training."),
+          no_history: bool = NoHistOpt):
+    """Train the learned player's evaluation of a game, generation by generation (each from
+    the previous one's games), with a strength table per generation: win rate against every
+    heuristic and the previous generation, with 95% intervals."""
+    from cardlab.analysis.learn import learn as run_learn
+    from cardlab.analysis.learn import render_model
+    from cardlab.sim import runner
+    from cardlab.sim.registry import get_game
+
+    g = get_game(game)
+    p = g.default_players if players is None else players
+    show = not (as_json or quiet)
+    total = generations * (n_games + eval_games * (len(g.strategies) + 1)) if show else 0
+    advance, bar = runner.progress_bar(total, enabled=None if show else False, work=True)
+    say = None if not show else (lambda text: bar.console.print(text) if hasattr(bar, "console") else print(text))
+    with bar:
+        model, path = run_learn(game, p, generations, n_games, every, eval_games, seed, jobs, l2, hidden, sets,
+                                out, resume=not fresh, progress=advance, say=say)
+    doc = model.to_json()
+    doc["path"] = str(path)
+    for gen in doc["generations"]:
+        gen.pop("weights")
+    print(json.dumps(doc) if as_json else render_model(model) + f"\nmodel: {path}")
+    _record("learn", doc, no_history, rules=_rules_of(game, p, sets), strategies=["learned"])
+
+
+@app.command()
 def restricted(game: str = typer.Argument(..., help="Game id."),
                never: Optional[str] = typer.Option(None, "--never", help="Restrictions to test, comma-separated; "
                                                    "each a card type or action kind, or several joined by + "

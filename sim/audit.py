@@ -371,12 +371,13 @@ class Trusted:
     def __init__(self, game, dispatch=None):
         """``dispatch`` replaces the game's strategy dispatch (as a seat's strategy and as the
         search's rollout heuristic): a cheat under test."""
-        from cardlab.sim import rng, search
+        from cardlab.sim import learned, rng, search
 
         self.game = game
         self.binding = b = game.binding()
         self.exact: dict[int, Context] = {}   # id of a world that is the real position, unre-dealt
-        self.decide_code = search.decide.__code__
+        # the players that copy and re-deal the real position: the search and the learned player
+        self.decide_codes = (search.decide.__code__, learned.decide.__code__)
         if not hasattr(b, "_audit_orig"):  # the functions as they were, before any exemption
             b._audit_orig = {"seed_seat": rng.seed_seat, "copy_position": search.copy_position,
                              "determinize": search.determinize, "choose": b.choose,
@@ -385,8 +386,9 @@ class Trusted:
         if dispatch is not None:
             self.orig["choose"] = dispatch
         rng.seed_seat = self.seed_seat
-        search.copy_position = self.copy_position
-        search.determinize = self.determinize
+        for mod in (search, learned):
+            mod.copy_position = self.copy_position
+            mod.determinize = self.determinize
         b.choose = self.rollout_choose  # the search's rollout heuristic, audited on the real position
         if self.orig["legal"] is not None:
             b.legal = self.rollout_legal
@@ -398,15 +400,20 @@ class Trusted:
         return self.orig["seed_seat"](st, me)
 
     def copy_position(self, src, dst, E, used):
-        if isinstance(src, Watched) and src._ctx is not None and sys._getframe(1).f_code is self.decide_code:
+        if isinstance(src, Watched) and src._ctx is not None and sys._getframe(1).f_code in self.decide_codes:
             self.orig["copy_position"](raw(src), dst, E, used)
             self.exact[id(dst)] = src._ctx  # the real position until re-dealt
             return
+        parent = self.exact.get(id(src))  # a copy of the real position is one too; of a world, not
+        if parent is not None:
+            self.exact[id(dst)] = parent
+        else:
+            self.exact.pop(id(dst), None)
         self.orig["copy_position"](src, dst, E, used)
 
     def determinize(self, src, dst, seat, *rest):
         if isinstance(src, Watched) and src._ctx is not None and seat == src._ctx.seat \
-                and sys._getframe(1).f_code is self.decide_code:
+                and sys._getframe(1).f_code in self.decide_codes:
             self.exact.pop(id(dst), None)
             return self.orig["determinize"](raw(src), dst, seat, *rest)
         return self.orig["determinize"](src, dst, seat, *rest)
@@ -498,8 +505,9 @@ def audit(game_id: str, pool: str, players: int | None = None, rules: list[str] 
     """Audit ``decisions`` decisions of seeded games of ``pool`` (a strategies spec, one per
     seat or one for all): every seat's every decision.  ``choose`` replaces the game's
     strategy dispatch ``(sid, st, me, p) -> action`` as every heuristic seat's strategy and
-    as the search's rollout heuristic (a cheat under test).  Returns the cell's figures and
-    violations."""
+    as the search's rollout heuristic (a cheat under test).  A learned seat plays
+    ``audit_model`` (its honesty does not depend on its weights).  Returns the cell's figures
+    and violations."""
     from cardlab.sim import runner
     from cardlab.sim.positions import new_game
     from cardlab.sim.registry import get_game
@@ -509,8 +517,8 @@ def audit(game_id: str, pool: str, players: int | None = None, rules: list[str] 
     game = get_game(game_id)
     trusted = trusted or Trusted(game, choose)
     M, L, S = game.model(), game.layout, game.schema
-    setup = runner.make_setup(game_id, players, rules, pool, seed)
-    ask = chooser_with(game, trusted)
+    setup = runner.make_setup(game_id, players, rules, pool, seed, audit_model(game))
+    ask = chooser_with(game, trusted, setup.models)
     _, sids, params = setup.arrays()
     params = [tuple(float(x) for x in row) for row in params]
     names = [s.label for s in setup.seats]
@@ -551,14 +559,18 @@ def audit(game_id: str, pool: str, players: int | None = None, rules: list[str] 
             "kept": [asdict(v) for v in sink]}
 
 
-def chooser_with(game, trusted: Trusted):
+def chooser_with(game, trusted: Trusted, models=None):
     """The engine's answer: the game's strategy dispatch as it was before the exemptions
-    (or the cheat under test), or the search player for its id."""
+    (or the cheat under test), or ``engine_decide`` for ``mcts`` and ``learned``
+    (``models``: the learned seats' model array)."""
+    from cardlab.sim.positions import empty_model
+
     b = trusted.binding
-    dispatch, decide, search_id = trusted.orig["choose"], b.search_decide, b.ID.mcts
+    dispatch, decide, first = trusted.orig["choose"], b.engine_decide, b.ID.mcts
+    W = models if models is not None else empty_model(game)
 
     def ask(sid, st, me, p):
-        return decide(st, me, p) if sid == search_id else dispatch(sid, st, me, p)
+        return decide(st, me, sid, p, W) if sid >= first else dispatch(sid, st, me, p)
 
     return ask
 
@@ -762,6 +774,22 @@ def check_clear_is_safe(game_id: str, positions: int = 30, seed: int = 5, steps:
 
 # ------------------------------------------------------------ a game's plan
 SEARCH_AUDIT = "mcts:iterations=4"   # the search player: a small budget, every rollout heuristic
+# the learned player: two worlds, and few candidates so that wide decisions take the guide's path
+LEARNED_AUDIT = "learned:samples=2:width=3"
+
+
+def audit_model(game) -> np.ndarray:
+    """The model array a learned seat plays in the audit: two generations of seeded random
+    weights, a linear one and one with a hidden layer, so every path of ``sim/learned.value``
+    runs (what a seat reads does not depend on the weights)."""
+    from cardlab.sim import models
+
+    n = len(game.feature_names())
+    rng = np.random.default_rng(38)
+    m = models.new(game, game.default_players)
+    m.add(0, rng.normal(0, 0.1, n + 1))
+    m.add(3, rng.normal(0, 0.1, 3 * n + 2 * 3 + 1))
+    return m.array()
 
 
 def audit_plan(game_id: str, decisions: int = 400, search_decisions: int = 12) -> list[dict]:
@@ -772,6 +800,8 @@ def audit_plan(game_id: str, decisions: int = 400, search_decisions: int = 12) -
     - each parameter at its two bounds (the bound's player count alternating between the
       fewest and the most, under the rule its help names as ``with KNOB=VALUE``);
     - the search player (``SEARCH_AUDIT``) with every rollout heuristic and ``random``;
+    - the learned player (``LEARNED_AUDIT``, on ``audit_model``) at the fewest, the default
+      and the most players, each generation of the model;
     - each rule variant the report plays, and every other value of each yes/no or choice
       knob, in a mixed pool of the heuristics (the search is slow in plain Python: its own
       cells cover it);
@@ -803,6 +833,8 @@ def audit_plan(game_id: str, decisions: int = 400, search_decisions: int = 12) -
     for i, (rname, _) in enumerate(rollout.names):
         cells.append(dict(pool=f"{SEARCH_AUDIT}:rollout={rname}", players=counts[i % len(counts)],
                           decisions=search_decisions))
+    for i, p in enumerate(counts):
+        cells.append(dict(pool=f"{LEARNED_AUDIT}:gen={1 + i % 2}", players=p, decisions=search_decisions))
     variants = list(game.report_variants)  # the report's, then every other value of a yes/no or choice knob
     for k in game.knobs:
         for v in ((True, False) if k.kind == "bool" else k.choices if k.kind == "choice" else ()):
@@ -823,7 +855,7 @@ def audit_plan(game_id: str, decisions: int = 400, search_decisions: int = 12) -
         pool = ",".join(heuristics[(i + j) % len(heuristics)] for i in range(game.default_players))
         cells.append(dict(pool=pool, players=game.default_players, rules=[f"{knob}={value}"],
                           decisions=decisions // 2))
-    names = heuristics + [SEARCH_AUDIT]
+    names = heuristics + [SEARCH_AUDIT, LEARNED_AUDIT]
     P = game.max_players
     for first in range(0, len(names), P):  # as many mixed pools as seat every strategy once
         pool = ",".join(names[(first + i) % len(names)] for i in range(P))
@@ -841,7 +873,8 @@ def audit_game(game_id: str, decisions: int = 400, search_decisions: int = 12, s
     _require_python()
     game = get_game(game_id)
     trusted = Trusted(game, choose)
-    files = [sys.modules[game.strategy_module].__file__, sys.modules["cardlab.sim.search"].__file__]
+    files = [sys.modules[game.strategy_module].__file__, sys.modules["cardlab.sim.search"].__file__,
+             sys.modules["cardlab.sim.learned"].__file__]
     cells = []
     plan = audit_plan(game_id, decisions, search_decisions)
     with Lines(files) as lines:

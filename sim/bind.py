@@ -3,9 +3,11 @@
 (``sim/give.py``) bound to the rules its kernel declares (``RULES = Rules(...)``,
 ``sim/game.Rules``).  ``Game.binding()`` returns the bound module:
 
-    run_games, run_games_search   what the runner plays (the fast path; seats answered by mcts)
+    run_games, run_games_search   what the runner plays (the fast path; with mcts or learned seats)
     play_on(st, sids, params)     a position (a copy of a state at any decision) to its end
     search_decide(st, me, p)      the search player's answer
+    learned_decide(st, me, p, W)  the learned player's (W: its model array, sim/models.py)
+    engine_decide(st, me, sid, p, W)   either, by the seat's strategy id
     give_card, give_state, run_causal   causal card power (a game with ``give_deal``)
     features(st, me, out)         a seat's observation as N_FEATURES numbers (sim/features.py)
     sample_features(...)          observations along played games, for a learned evaluation
@@ -47,7 +49,7 @@ compile cache: do not edit (the next change to the sources writes a new one)."""
 import numpy as np
 from numba import njit
 
-from cardlab.sim import engine, features as observe_numbers, give, search, shape
+from cardlab.sim import engine, features as observe_numbers, give, learned, search, shape
 from cardlab.sim.features import no_types
 from cardlab.sim.rng import seed_game
 from cardlab.sim.jit import LOOP
@@ -88,10 +90,25 @@ def search_decide(st, me, p):
 
 
 @njit(cache=True, nogil=True)
-def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
-    """The shared engine, seats playing ``mcts`` answered by ``search_decide``."""
+def learned_decide(st, me, p, W):
+    """Seat ``me``'s action by the learned player (``sim/learned.py``) with the model array ``W``."""
+    return learned.decide(st, me, p, W, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR, table_cards,
+                          table_put, features, N_FEATURES)
+
+
+@njit(cache=True, nogil=True)
+def engine_decide(st, me, sid, p, W):
+    """The answer of a player the engine asks (``mcts``, ``learned``) for seat ``me``."""
+    if sid == ID.learned:
+        return learned_decide(st, me, p, W)
+    return search_decide(st, me, p)
+
+
+@njit(cache=True, nogil=True)
+def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, capacity, W):
+    """The shared engine, seats playing ``mcts`` or ``learned`` answered by ``engine_decide``."""
     return engine.run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-                            ENGINE, setup, choose, step, progress, search_decide, ID.mcts)
+                            ENGINE, setup, choose, step, progress, engine_decide, ID.mcts, W)
 
 # ---------------------------------------------------------------- a seat's observation as numbers
 
@@ -107,13 +124,14 @@ def features(st, me, out):
 
 
 @njit(cache=True, nogil=True)
-def sample_features(rules, sids, params, seed, start, stop, every, X, meta):
-    """Games [start, stop) played as the fast path plays them (mcts seats by the search); at
-    every ``every``-th decision of a game (from decision g % every of game g, so sparse samples
-    spread over the games' course), each seat's observation into the next rows of X and
-    (game, seat, decision) into meta; once the game is over, its winners' mask and its
-    number of decisions in meta's last two columns of its rows.  Returns the rows written:
-    it stops before a game whose rows would not fit (no game is ever cut short)."""
+def sample_features(rules, sids, params, seed, start, stop, every, X, meta, W):
+    """Games [start, stop) played as the fast path plays them (mcts and learned seats by
+    ``engine_decide``, ``W`` the learned player's model array); at every ``every``-th
+    decision of a game (from decision g % every of game g, so sparse samples spread over
+    the games' course), each seat's observation into the next rows of X and (game, seat,
+    decision) into meta; once the game is over, its winners' mask and its number of
+    decisions in meta's last two columns of its rows.  Returns (rows written, the first game
+    not played): it stops before a game whose rows would not fit (no game is cut short)."""
     st = engine.new_state(rules, 0, ENGINE)
     P = st[R_PLAYERS]
     n = 0
@@ -125,16 +143,16 @@ def sample_features(rules, sids, params, seed, start, stop, every, X, meta):
         while st[ENGINE.phase] != 0:
             if k % every == g % every:
                 if n + P > X.shape[0]:
-                    return first
+                    return first, g
                 for s in range(P):
                     features(st, s, X[n])
                     meta[n, 0], meta[n, 1], meta[n, 2] = g, s, k
                     n += 1
-            engine.answer(st, sids, params, ENGINE, choose, step, search_decide, ID.mcts)
+            engine.answer(st, sids, params, ENGINE, choose, step, engine_decide, ID.mcts, W)
             k += 1
         for i in range(first, n):
             meta[i, 3], meta[i, 4] = st[ENGINE.mask], k
-    return n
+    return n, stop
 '''
 
 # causal card power: the schema's swap (``give.swap``) unless the game gives its own way

@@ -33,7 +33,8 @@ The compiled helpers (fixed signatures, ``sim/jit.py``):
 - ``longest_suit(hand)``: the suit a hand holds most cards of (ties: the higher top card,
   then the earlier suit);
 - ``mark_ranks(st, at, mask)``: ``st[at + rank] = 1`` for each card of the mask (card
-  power by rank: ``S_HELD + seat * 13``).
+  power by rank: ``S_HELD + seat * 13``); ``has_rank(st, c, t)``: card ``c`` is of
+  card-power type ``t`` when its rank is ``t`` (a game's ``Rules(has_type=has_rank)``).
 
 And plain Python for traces, tests and rules pages: ``card_code(c)`` / ``card_of(code)``,
 ``codes(mask)`` (the codes of a mask, lowest card first) / ``mask_of(codes)``.
@@ -185,3 +186,9 @@ def mark_ranks(st, at, mask):
     while mask != 0:
         st[at + lowest(mask) % 13] = 1
         mask &= mask - 1
+
+
+@helper("boolean(ST, int64, int64)")
+def has_rank(st, c, t):
+    """Card ``c`` is of card-power type ``t``: card power by rank (``c % 13``)."""
+    return c % 13 == t

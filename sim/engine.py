@@ -56,22 +56,23 @@ def seat_params(params, me):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def answer(st, sids, params, E, choose, step, decide=None, search_id=-1):
-    """Ask the pending decision's seat and step.  A seat whose strategy id is
-    ``search_id`` is answered by ``decide(st, me, p)`` (the search player,
-    ``sim/search.py``); the fast path passes none (then nothing of it is compiled)."""
+def answer(st, sids, params, E, choose, step, decide=None, first_id=-1, W=None):
+    """Ask the pending decision's seat and step.  A seat whose strategy id is ``first_id``
+    or more (``mcts``, ``learned``: the players registered after the game's heuristics) is
+    answered by ``decide(st, me, sid, p, W)`` (``W``: the learned player's model array,
+    ``sim/models.py``); the fast path passes none (then nothing of them is compiled)."""
     me = st[E.actor]
-    if decide is not None and sids[me] == search_id:
-        step(st, decide(st, me, seat_params(params, me)))
+    if decide is not None and sids[me] >= first_id:
+        step(st, decide(st, me, sids[me], seat_params(params, me), W))
     else:
         step(st, choose(sids[me], st, me, seat_params(params, me)))
 
 
 @njit(cache=True, nogil=True, inline="always")
-def play_on(st, sids, params, E, choose, step, decide=None, search_id=-1):
+def play_on(st, sids, params, E, choose, step, decide=None, first_id=-1, W=None):
     """``answer`` until the game is over."""
     while st[E.phase] != DONE:
-        answer(st, sids, params, E, choose, step, decide, search_id)
+        answer(st, sids, params, E, choose, step, decide, first_id, W)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -100,7 +101,7 @@ def runner(play_games, E):
 
 @njit(cache=True, nogil=True, inline="always")
 def play_games(st, sids, params, seed, start, stop, tally, lay, rows,
-               E, setup, choose, step, progress, decide=None, search_id=-1):
+               E, setup, choose, step, progress, decide=None, first_id=-1, W=None):
     """Play games [start, stop) on the state ``st`` (from ``new_state``) and add them to
     ``tally``; ``rows`` (if it has rows) gets one line per game: length, unfinished,
     winner mask, score per seat, then the game's shape (``sim/shape.py``:
@@ -118,7 +119,7 @@ def play_games(st, sids, params, seed, start, stop, tally, lay, rows,
         seed_game(st, seed, g)
         shape.begin(st, E)
         setup(st)
-        play_on(st, sids, params, E, choose, step, decide, search_id)
+        play_on(st, sids, params, E, choose, step, decide, first_id, W)
         shape.end(st, E, progress)
         record_game(tally, lay, rows, g - start, P, st[E.mask], st[E.length],
                     st[E.unfinished] != 0, st[E.end], st, E.held, E.played, E.score, E.evc)
@@ -128,10 +129,10 @@ def play_games(st, sids, params, seed, start, stop, tally, lay, rows,
 
 @njit(cache=True, nogil=True, inline="always")
 def run_games(rules, sids, params, seed, start, stop, tally, lay, rows, capacity,
-              E, setup, choose, step, progress, decide=None, search_id=-1):
-    """``play_games`` on a new state, returned (the search player's kernels, which
-    allocate, run on this one)."""
+              E, setup, choose, step, progress, decide=None, first_id=-1, W=None):
+    """``play_games`` on a new state, returned (the kernels of the players the engine
+    answers, which allocate, run on this one)."""
     st = new_state(rules, capacity, E)
     play_games(st, sids, params, seed, start, stop, tally, lay, rows,
-               E, setup, choose, step, progress, decide, search_id)
+               E, setup, choose, step, progress, decide, first_id, W)
     return st

@@ -24,6 +24,7 @@ from numba import njit
 from cardlab.sim.jit import helper
 from cardlab.sim.redeal import ENC_COUNTS, ENC_MASK, ENC_PILE, ENC_SLOTS, ENC_TABLE
 
+ENCODING = 1  # the recipe's version: bump it when a change gives a feature name another meaning (sim/models.py)
 ENC_VALUES = 5
 FW = 10  # numbers per row of a feature table (Schema.feature_table)
 PLAIN, SEAT, FLOAT = 0, 1, 2  # what a row's numbers are (Schema.numbers)

@@ -92,13 +92,35 @@ def random_play_positions(game, games: int, steps: tuple[int, int], seed: int) -
     return out
 
 
-def chooser(game) -> Callable:
+def chooser(game, models=None) -> Callable:
     """How the engine answers a decision, as one function ``choose(sid, st, me, params)``:
-    the game's compiled strategy dispatch, or the search player for its id."""
-    b = game.binding()  # the game's strategies and search player, bound to its rules
-    search_id, decide, dispatch = b.ID.mcts, b.search_decide, b.choose
+    the game's compiled strategy dispatch, or for ``mcts`` and ``learned`` the engine's
+    ``engine_decide`` (``models``: the learned player's model array; by default the game's
+    for the table's player count, looked up when a learned seat first decides)."""
+    b = game.binding()  # the game's strategies and the players the engine asks, bound to its rules
+    first, dispatch = b.ID.mcts, b.choose
+    arrays: dict[int, np.ndarray] = {}
+
+    def model_for(st) -> np.ndarray:
+        from cardlab.sim.models import weights_for
+
+        if models is not None:
+            return models
+        players = int(st[game.layout.S_RULES])  # the rule vector's first slot: the players
+        if players not in arrays:
+            arrays[players] = weights_for(game, players)
+        return arrays[players]
 
     def choose(sid, st, me, params):
-        return decide(st, me, params) if sid == search_id else dispatch(sid, st, me, params)
+        if sid < first:
+            return dispatch(sid, st, me, params)
+        W = model_for(st) if sid == b.ID.learned else empty_model(game)
+        return b.engine_decide(st, me, sid, params, W)
 
     return choose
+
+
+def empty_model(game) -> np.ndarray:
+    from cardlab.sim.models import empty
+
+    return empty(len(game.feature_names()))

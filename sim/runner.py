@@ -42,17 +42,42 @@ class Setup:
     rules: dict[str, Any]
     seats: list[SeatStrategy]
     seed: int = 1
+    # the learned seats' model array (sim/models.py): None = the game's model for the
+    # players, looked up when a seat plays ``learned`` (make_setup does it at once)
+    models: np.ndarray | None = field(default=None, compare=False)
 
     def identity(self) -> dict:
         """What decides this setup's games, as JSON values (with a game count and the code
-        version it identifies a result: see sim/checkpoint.py, analysis/sweep.py)."""
-        return {"game": self.game.id, "players": self.players, "rules": self.game.rules_json(self.rules),
-                "strategies": [s.label for s in self.seats], "seed": self.seed}
+        version it identifies a result: see sim/checkpoint.py, analysis/sweep.py); with a
+        learned seat, the model it plays too."""
+        out = {"game": self.game.id, "players": self.players, "rules": self.game.rules_json(self.rules),
+               "strategies": [s.label for s in self.seats], "seed": self.seed}
+        if self.learns:
+            from cardlab.sim.models import digest
+
+            out["model"] = digest(self.model_array())
+        return out
 
     @property
     def searches(self) -> bool:
-        """A seat plays the search player (then the kernel with it compiled in runs)."""
+        """A seat plays a player the engine answers (``mcts``, ``learned``: then the kernel
+        with them compiled in runs)."""
         return any(s.strategy.search for s in self.seats)
+
+    @property
+    def learns(self) -> bool:
+        return any(s.strategy.name == "learned" for s in self.seats)
+
+    def model_array(self) -> np.ndarray:
+        """The model array the kernel gets: this setup's, the game's for a learned seat, or
+        an empty one (no seat reads it)."""
+        from cardlab.sim import models
+
+        if self.models is not None:
+            return self.models
+        if self.learns:
+            return models.weights_for(self.game, self.players)
+        return models.empty(len(self.game.feature_names()))
 
     @property
     def work(self) -> int:
@@ -63,11 +88,21 @@ class Setup:
         game).  Only the estimate of the time left uses it; no result does."""
         from cardlab.sim.search import P_ITERATIONS
 
-        return 1 + SEARCH_DECISIONS * sum(int(s.row()[P_ITERATIONS]) for s in self.seats if s.strategy.search)
+        return 1 + SEARCH_DECISIONS * sum(int(s.row()[P_ITERATIONS]) for s in self.seats
+                                          if s.strategy.search and s.strategy.name == "mcts")
 
     def kernel(self):
-        """The compiled kernel this setup runs on (the search's only when a seat needs it)."""
-        return self.game.search_kernel() if self.searches else self.game.kernel()
+        """The compiled kernel this setup runs on (the one with ``mcts`` and ``learned``
+        only when a seat needs it), as ``kernel(rules, sids, params, seed, start, stop,
+        tally, lay, rows, capacity)``."""
+        if not self.searches:
+            return self.game.kernel()
+        run, W = self.game.search_kernel(), np.ascontiguousarray(self.model_array(), dtype=np.float64)
+
+        def kernel(rules, sids, params, seed, start, stop, tally, lay, rows, capacity):
+            return run(rules, sids, params, seed, start, stop, tally, lay, rows, capacity, W)
+
+        return kernel
 
     def arrays(self):
         rv = self.game.rules_vector(self.rules, self.players)
@@ -94,9 +129,10 @@ class RunResult:
 
 
 def make_setup(game_id: str, players: int | None = None, sets: list[str] | None = None,
-               strategies: str | list[str] | None = None, seed: int = 1) -> Setup:
+               strategies: str | list[str] | None = None, seed: int = 1, models: np.ndarray | None = None) -> Setup:
     """A validated Setup from CLI-style values: ``sets`` as ``["KEY=VALUE", ...]``,
-    ``strategies`` as ``"a,b:key=value"``.  Raises InputError on any bad value."""
+    ``strategies`` as ``"a,b:key=value"``; ``models`` the learned seats' model array (by
+    default the game's, ``sim/models.py``).  Raises InputError on any bad value."""
     from cardlab.sim.knobs import parse_assignments
     from cardlab.sim.registry import get_game
     from cardlab.sim.strategy_spec import parse_strategies
@@ -107,7 +143,10 @@ def make_setup(game_id: str, players: int | None = None, sets: list[str] | None 
     if not (0 <= seed <= MAX_SEED):
         raise InputError(f"bad --seed {seed}: allowed 0 to {MAX_SEED}")
     seats = parse_strategies(strategies, game.all_strategies, players, game.id, game.default_strategy)
-    return Setup(game, players, rules, seats, seed)
+    setup = Setup(game, players, rules, seats, seed, models)
+    if setup.learns and models is None:  # the model now: a missing or unfit one is one line before any game
+        setup.models = setup.model_array()
+    return setup
 
 
 def default_jobs() -> int:

@@ -136,6 +136,7 @@ class Schema:
         self.give_note = ""
         self.progress_what = ""
         self.close_margin = -1   # -1: no progress declared (the game has no shape figures)
+        self.clock = -1          # the counter events are stamped with (counter(..., clock=True))
         self.sealed = False
         # what some numbers mean (Schema.numbers): a seat, or a float's IEEE-754 bits
         self.seat_numbers: set[str] = {"actor"}
@@ -203,10 +204,18 @@ class Schema:
         self._own = False
         return namedtuple("Rules", names)(*range(first, first + len(names)))
 
-    def counter(self, name: str, help: str, *, visible=PUBLIC) -> int:
+    def counter(self, name: str, help: str, *, visible=PUBLIC, clock=False) -> int:
         """One number of the table (a pile size, the turn, whose turn it is): public, as
-        the table's numbers are, unless ``visible`` says otherwise."""
-        return self._add(name, 1, help, self._section(), visible=visible)
+        the table's numbers are, unless ``visible`` says otherwise.  ``clock``: the turn
+        (or round) counter, which the shared ``events.emit`` stamps each event with (one
+        per game)."""
+        if clock and self.clock >= 0:
+            raise SchemaError(f"{self.game}: counter '{name}' is a second clock: "
+                              f"'{self.parts_at(self.clock)}' already is")
+        offset = self._add(name, 1, help, self._section(), visible=visible)
+        if clock:
+            self.clock = offset
+        return offset
 
     def seats(self, name: str, help: str, *, visible=PUBLIC) -> int:
         """One number per seat (a hand size, turns to skip); seat s's at offset + s.  Public
@@ -340,36 +349,40 @@ class Schema:
         offsets = tuple(self.parts[n].offset for n in names)
         return offsets[0] if len(offsets) == 1 else offsets
 
-    def rule(self, name: str) -> int:
-        """The slot of rule ``name`` (``R_PLAYERS = S.rule("players")``)."""
-        return self.parts["rules"].offset + self.rule_names.index(name)
+    def rule(self, *names: str):
+        """The slot of rule ``name`` (``R_PLAYERS = S.rule("players")``); of several, a
+        tuple (``R_PLAYERS, R_RANKS = S.rule("players", "ranks")``)."""
+        slots = tuple(self.parts["rules"].offset + self.rule_names.index(n) for n in names)
+        return slots[0] if len(slots) == 1 else slots
 
-    def decision(self, name: str) -> int:
-        """The number of decision ``name`` (``D_PLAY = S.decision("play")``), from 1."""
-        return [d for d, _ in self.decisions].index(name) + 1
+    def decision(self, *names: str):
+        """The number of decision ``name`` (``D_PLAY = S.decision("play")``), from 1; of
+        several, a tuple (``D_PLAY, D_CALL = S.decision("play", "call")``)."""
+        order = [d for d, _ in self.decisions]
+        numbers = tuple(order.index(n) + 1 for n in names)
+        return numbers[0] if len(numbers) == 1 else numbers
 
     def names_block(self) -> str:
         """Every name the schema derives, as the assignments a layout module holds before
-        ``S.seal(globals())`` (``scripts/layout_names.py`` writes them): one line per part,
-        rule slot and decision of the game's own, and the schema's own parts and sizes in a
-        few lines of several names each (grep finds ``S_HELD,`` as it finds ``S_HELD =``)."""
-        def group(names):
-            left = ", ".join(f"S_{n.upper()}" for n in names)
-            return f"{left} = S.at({', '.join(repr(n).replace(chr(39), chr(34)) for n in names)})"
-
-        lines = [NAMES_BEGIN, group(("rng", "seat_rng", "seed", "rules"))]
+        ``S.seal(globals())`` (``scripts/layout_names.py`` writes them): several names a
+        line, each line within ``NAMES_WIDTH`` columns (``S_STOCK_N, S_TURN =
+        S.at("stock_n", "turn")``: grep finds ``S_TURN,`` as it finds ``S_TURN =``).  The
+        parts are grouped in their order, the schema's own apart from the game's; then the
+        rule slots, the sizes, the decisions and the tables."""
+        runs: list[tuple[bool, list[str]]] = []  # parts in order, the schema's own apart
         for p in self.parts.values():
-            if p.name == "phase":
-                lines.append(group(("phase", "actor")))
-            elif p.name == "held":
-                lines += [group(("held", "played", "score", "evc", "mask")),
-                          group(("length", "unfinished", "end", "nev", "shape"))]
-            elif p.name not in RESERVED:
-                lines.append(f"S_{p.name.upper()} = S.at(\"{p.name}\")")
-        lines += [f"R_{r.upper()} = S.rule(\"{r}\")" for r in self.rule_names]
+            own = p.name in RESERVED
+            if runs and runs[-1][0] == own:
+                runs[-1][1].append(p.name)
+            else:
+                runs.append((own, [p.name]))
+        lines = [NAMES_BEGIN]
+        for _, names in runs:
+            lines += _grouped("S_", "S.at", names)
+        lines += _grouped("R_", "S.rule", self.rule_names)
         lines += ["N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)",
-                  "S_SIZE = S.size", "EVW, DONE = S.evw, S.done"]
-        lines += [f"D_{d.upper()} = S.decision(\"{d}\")" for d, _ in self.decisions]
+                  "S_SIZE, EVW, DONE = S.size, S.evw, S.done"]
+        lines += _grouped("D_", "S.decision", [d for d, _ in self.decisions])
         lines += ["ENGINE = S.engine_tuple()", "REDEAL, CLEAR, GIVE = S.redeal_table(), S.clear_table(), S.give_table()",
                   NAMES_END]
         return "\n".join(lines) + "\n"
@@ -567,7 +580,8 @@ class Schema:
         return EngineLayout(self.size, self.trace_row, o["rules"], len(self.rule_names), o["phase"],
                             o["actor"], o["held"], o["played"], o["score"], o["evc"], o["mask"],
                             o["length"], o["unfinished"], o["end"], o["nev"], self.zones_end,
-                            o.get("acts", -1), o["shape"], self.close_margin, self._acts_end())
+                            o.get("acts", -1), o["shape"], self.close_margin, self._acts_end(),
+                            self.clock)
 
     def _acts_end(self) -> int:
         """Where the legal-action buffer ends (the search copies positions without its unused
@@ -698,13 +712,35 @@ class Schema:
         return "\n".join(rows)
 
 
+def _grouped(prefix: str, fn: str, names) -> list[str]:
+    """``PREFIX_A, PREFIX_B = fn("a", "b")`` lines: as few as fit in ``NAMES_WIDTH`` columns
+    (a name that does not fit with another gets a line of its own), the names shared out
+    evenly between them."""
+    def line(ns):
+        quoted = ", ".join(f'"{n}"' for n in ns)
+        return f"{', '.join(prefix + n.upper() for n in ns)} = {fn}({quoted})"
+
+    names = list(names)
+    greedy: list[list[str]] = []
+    for n in names:
+        if greedy and len(line(greedy[-1] + [n])) <= NAMES_WIDTH:
+            greedy[-1].append(n)
+        else:
+            greedy.append([n])
+    k = len(greedy)
+    even = [names[len(names) * i // k:len(names) * (i + 1) // k] for i in range(k)]
+    chunks = even if all(len(line(c)) <= NAMES_WIDTH for c in even) else greedy
+    return [line(c) for c in chunks]
+
+
 def _same(a, b) -> bool:
     return np.array_equal(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else a == b
 
 
 NAMES_BEGIN = "# ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal"
 NAMES_END = "# ---- end of the schema's names"
+NAMES_WIDTH = 100  # the longest line of a names block (several names a line up to it)
 
 EngineLayout = namedtuple("EngineLayout", "size trace_row rules n_rules phase actor held played "
                                           "score evc mask length unfinished end nev zones_end acts "
-                                          "shape close acts_end")
+                                          "shape close acts_end clock")

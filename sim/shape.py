@@ -36,13 +36,16 @@ seat.  A turn that changes nothing costs the progress of each seat and one compa
   the game's close margin (a table where every seat wins is close).
 
 Capped games are left out of every figure (they have no length of their own).
+
+A game's end is one call, ``finish(st, E, mask, length, unfinished, end)``: the result
+where the engine reads it (winners, length, capped, how it ended) and no decision pending.
 """
 import numpy as np
 from numba import njit
 
 from cardlab.sim.jit import helper
 from cardlab.sim.record import L_SHAPE
-from cardlab.sim.schema import SHAPE_HEAD, SHAPE_LOG_WORDS
+from cardlab.sim.schema import DONE, SHAPE_HEAD, SHAPE_LOG_WORDS
 from cardlab.sim.tally import DECIDED_BINS, SH, SH_DECIDED_HIST, SHAPE_ROW_COLS
 
 # the head of the shape part, then the log (SHAPE_LOG_WORDS), then the final progress
@@ -109,6 +112,19 @@ def turn_over(st, E, progress, t):
     this just before its turn counter moves on (t = 0, before the first turn, is no turn)."""
     if t >= 1:
         note(st, E.shape, t, standing(st, st[E.rules], progress))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def finish(st, E, mask, length, unfinished, end):
+    """The game is over: its winners (``mask``, a bit per seat), its length (turns or
+    rounds), whether it hit the cap (``unfinished``) and how it ended (``end``, an index
+    into the layout's ``END_NAMES``) go where the engine reads them, and no decision is
+    pending.  ``E``: the game's ``ENGINE``.  The scores (``S_SCORE``) are the game's to set."""
+    st[E.mask] = mask
+    st[E.length] = length
+    st[E.unfinished] = 1 if unfinished else 0
+    st[E.end] = end
+    st[E.phase] = DONE
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -105,7 +105,7 @@ class Strategy:
     params: tuple[Param, ...] = field(default_factory=tuple)
     id: int = -1                 # derived by ``register``: the registration order
     decisions: tuple[tuple[str, str], ...] = ()  # (decision, function name), by register
-    search: bool = False         # the search player (sim/search.py): the engine asks it, not ``choose``
+    search: bool = False         # mcts or learned (sim/search.py, sim/learned.py): the engine asks it, not ``choose``
 
     @property
     def at(self):

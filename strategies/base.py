@@ -30,9 +30,11 @@ compiled dispatch (``choose``) that lacks the branch of a registered strategy, s
 strategy can never fall through to another one's code.
 
 ``register`` also appends the search player ``mcts`` (``search_player``: ISMCTS over the
-game's own ``legal``/``step``, ``sim/search.py``) after the game's strategies; the engine,
-not the game's ``choose``, answers for it, so no dispatch names it, and ``Game.strategies``
-(what "all" pools and tournaments mean) leaves it out while ``Game.all_strategies`` has it.
+game's own ``legal``/``step``, ``sim/search.py``) and the ``learned`` player
+(``learned_player``: a learned evaluation over the game's own ``step``, ``sim/learned.py``)
+after the game's strategies; the engine, not the game's ``choose``, answers for them, so no
+dispatch names them, and ``Game.strategies`` (what "all" pools and tournaments mean) leaves
+them out while ``Game.all_strategies`` has them.
 """
 from __future__ import annotations
 
@@ -55,7 +57,7 @@ class RegistryError(Exception):
 
 def register(schema, *entries, search_iterations: int = 200) -> tuple[Strategy, ...]:
     """The game's strategies with derived ids (the order given), then ``mcts`` with
-    ``search_iterations`` by default.  Each entry is ``(Strategy, {decision: compiled
+    ``search_iterations`` by default, then ``learned``.  Each entry is ``(Strategy, {decision: compiled
     function})`` and must answer every decision the game's schema declares, and nothing
     else."""
     wanted = [d for d, _ in schema.decisions]
@@ -74,7 +76,9 @@ def register(schema, *entries, search_iterations: int = 200) -> tuple[Strategy, 
         strat.at  # noqa: B018 - checks the parameter count
         fns = tuple((d, getattr(answers[d], "__name__", str(answers[d]))) for d in wanted)
         out.append(replace(strat, id=i, decisions=fns))
-    out.append(replace(search_player(tuple(out), search_iterations), id=len(out)))
+    heuristics = tuple(out)
+    out.append(replace(search_player(heuristics, search_iterations), id=len(out)))
+    out.append(replace(learned_player(heuristics), id=len(out)))
     return tuple(out)
 
 
@@ -108,6 +112,32 @@ def search_player(heuristics: tuple[Strategy, ...], iterations: int = 200) -> St
                         Param("trust", 1, 0, 10, "the rollout heuristic's own answer in the real position is "
                               "played unless the most visited action's mean win share beats it by more than "
                               "trust standard errors (0: always the most visited)"),
+                    ), search=True)
+
+
+def learned_player(heuristics: tuple[Strategy, ...]) -> Strategy:
+    """The ``learned`` entry every game gets after ``mcts`` (``sim/learned.py``): the action
+    a learned evaluation rates best, the model trained by ``cardlab learn`` (``sim/models.py``)."""
+    guides = tuple((s.name, float(s.id)) for s in heuristics if s.name != "random") or \
+        tuple((s.name, float(s.id)) for s in heuristics)
+    return Strategy("learned", "Plays the action whose outcome its learned evaluation rates best "
+                    "(sim/learned.py): samples times, re-deals what its seat cannot see and reseeds the "
+                    "future, plays each candidate action in that world with the game's own rules up to the "
+                    "next decision, and scores the position reached by the model's estimate of its seat's "
+                    "win share from what the seat would see there (a finished game: the seat's win share); "
+                    "the best mean score plays, ties to the first listed. With more than width legal "
+                    "actions the candidates are the guide heuristic's answer and width - 1 drawn "
+                    "uniformly. The model (cardlab learn GAME) is the game's for the table's player count; "
+                    "gen picks a generation of it. Its random numbers come from its seat's own stream.", (
+                        Param("samples", 1, 1, 1000, "worlds sampled per decision (every action is scored "
+                              "in each)", True),
+                        Param("width", 64, 1, 10 ** 6, "decisions with more legal actions score the "
+                              "guide's answer and width - 1 drawn ones", True),
+                        Param("guide", dict(guides).get("reference", guides[0][1]), 0,
+                              max(s.id for s in heuristics), "the heuristic whose answer is always a "
+                              "candidate on a wide decision (" + ", ".join(n for n, _ in guides) + ")",
+                              True, guides),
+                        Param("gen", 0, 0, 10 ** 4, "the model's generation to play (0: the newest)", True),
                     ), search=True)
 
 

@@ -86,3 +86,10 @@ def test_ranks_suits_and_card_power_bits():
     st = np.zeros(13, dtype=np.int64)
     C.mark_ranks(st, 0, hand)
     assert [C.RANKS[r] for r in range(13) if st[r]] == ["3", "Q", "K", "A"]
+
+
+def test_card_power_by_rank_marks_and_recognises_every_card_of_a_rank():
+    st = np.zeros(13, dtype=np.int64)
+    C.mark_ranks(st, 0, M(["2C", "2S", "QH", "AD"]))
+    assert [C.RANKS[r] for r in range(13) if st[r]] == ["2", "Q", "A"]
+    assert all(C.has_rank(st, c, c % 13) and not C.has_rank(st, c, (c + 1) % 13) for c in range(52))

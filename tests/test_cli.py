@@ -21,7 +21,7 @@ def test_listings():
         assert knob in rules
     strats = cardlab("strategies", "skyscraper", "--json").stdout
     names = [s["name"] for s in json.loads(strats)]
-    assert names == ["reference", "random", "greedy", "aggressive", "defensive", "mcts"]
+    assert names == ["reference", "random", "greedy", "aggressive", "defensive", "mcts", "learned"]
 
 
 def test_simulate_json_contract():

@@ -2,6 +2,7 @@
 refuses bad ones at import, reads and writes states by name, knows what a seat cannot
 see; the strategy registry derives ids and refuses a strategy or a dispatch that would
 fall through; the package installs under ``cardlab.`` only."""
+import re
 import subprocess
 import sys
 import textwrap
@@ -12,7 +13,7 @@ import pytest
 from cardlab.sim.registry import game_ids, get_game
 from cardlab.sim.rng import SEAT_RNG, SEED_AT
 from cardlab.sim.schema import (
-    COUNTS, NOBODY, OWNER, PILE, PUBLIC, SLOTS, WORKING, Schema, SchemaError,
+    COUNTS, NAMES_WIDTH, NOBODY, OWNER, PILE, PUBLIC, SLOTS, WORKING, Schema, SchemaError,
 )
 from cardlab.strategies.base import Param, RegistryError, Strategy, check_dispatch, ids, register
 
@@ -146,7 +147,8 @@ def test_ids_are_derived_and_parameters_read_by_name():
     S = _schema().seal()
     reg = register(S, (A, {"play": _fn_a}), (B, {"play": _fn_b}))
     # the search player comes after the game's own strategies, in every game
-    assert [(s.name, s.id, s.search) for s in reg] == [("alpha", 0, False), ("beta", 1, False), ("mcts", 2, True)]
+    assert [(s.name, s.id, s.search) for s in reg] == [("alpha", 0, False), ("beta", 1, False), ("mcts", 2, True),
+                                                      ("learned", 3, True)]
     assert ids(reg).beta == 1 and ids(reg).mcts == 2 and A.at.x == 0 and A.at.y == 1
     assert reg[0].row({"y": 1})[A.at.y] == 1
 
@@ -319,8 +321,14 @@ def test_a_layout_assigns_every_name_and_seal_checks_it():
     ``seal`` refuses a layout that leaves one out, naming it and the command that writes it."""
     S = _schema()
     block = S.names_block()
-    assert 'S_HAND = S.at("hand")' in block and 'R_HAND_SIZE = S.rule("hand_size")' in block
+    assert 'S_HAND, S_DRAW, S_OFFER = S.at("hand", "draw", "offer")' in block
+    assert 'R_PLAYERS, R_HAND_SIZE = S.rule("players", "hand_size")' in block
     assert 'D_PLAY = S.decision("play")' in block and "ENGINE = S.engine_tuple()" in block
+    # several names a line, none longer than NAMES_WIDTH, and every name assigned on one
+    lines = block.splitlines()
+    assert all(len(x) <= NAMES_WIDTH for x in lines)
+    for name in S.constants():
+        assert any(re.match(rf"(\w+, )*{name}(, \w+)* = ", x) for x in lines), name
     ns = {"S": S}
     exec(block, ns)  # noqa: S102 - the block as a layout module runs it
     S.seal(ns)  # complete and right: passes
@@ -331,4 +339,54 @@ def test_a_layout_assigns_every_name_and_seal_checks_it():
         import importlib
 
         text = importlib.import_module(f"cardlab.sim.{game_id}.layout").__file__
-        assert "S_SIZE = S.size" in open(text).read(), game_id
+        assert "S_SIZE, EVW, DONE = S.size, S.evw, S.done" in open(text).read(), game_id
+
+
+def test_at_rule_and_decision_give_one_number_or_a_tuple():
+    S = _schema(decisions=(("play", "a"), ("call", "suit")))
+    c = S.seal().constants()
+    assert S.at("hand") == c["S_HAND"] and S.at("hand", "draw") == (c["S_HAND"], c["S_DRAW"])
+    assert S.rule("hand_size") == c["R_HAND_SIZE"]
+    assert S.rule("players", "hand_size") == (c["R_PLAYERS"], c["R_HAND_SIZE"])
+    assert S.decision("call") == 2 and S.decision("play", "call") == (1, 2)
+
+
+def test_the_clock_counter_stamps_the_events_of_the_shared_emit():
+    """``counter(..., clock=True)`` is the turn every event carries (``ENGINE.clock``; -1,
+    and turn 0, without one); ``events.emit`` counts an event and, in trace mode, writes its
+    row stamped with it and the snapshot after it; a second clock is refused."""
+    from cardlab.sim.events import emit
+
+    emit = getattr(emit, "py_func", emit)
+    assert _schema().seal().engine_tuple().clock == -1
+    S = Schema("toy", maxp=2, n_types=4, events=("deal", "draw"), ends=("win",), decisions=(("play", "a"),))
+    S.rules("players")
+    S.counter("draw_n", "cards in the draw pile")
+    turn = S.counter("turn", "the turn", clock=True)
+    with pytest.raises(SchemaError, match="counter 'round' is a second clock: 'turn' already is"):
+        S.counter("round", "the round", clock=True)
+    S.end_zones()
+    E = S.seal().engine_tuple()
+    assert E.clock == turn
+    st = S.new_state(np.array([2]))
+    emit(st, E, 1, 0, 5, 6)  # the fast path: counted only
+    assert st[E.evc + 1] == 1 and st[E.nev] == 0
+    st = S.new_state(np.array([2]), capacity=2)
+    st[turn] = 7
+    emit(st, E, 1, 0, 5, 6)
+    row = st[E.size:E.size + E.trace_row]
+    assert st[E.evc + 1] == 1 and st[E.nev] == 1
+    assert list(row[:9]) == [1, 0, 7, 5, 6, 0, 0, 0, 0] and row[9 + turn] == 7
+
+
+def test_finish_writes_the_result_where_the_engine_reads_it():
+    from cardlab.sim.shape import finish
+
+    finish = getattr(finish, "py_func", finish)
+    E = _schema().seal().engine_tuple()
+    st = _schema().seal().new_state(np.array([2, 5]))
+    st[E.phase] = 1
+    finish(st, E, 0b101, 12, True, 1)
+    assert (st[E.mask], st[E.length], st[E.unfinished], st[E.end], st[E.phase]) == (0b101, 12, 1, 1, 0)
+    finish(st, E, 0b010, 9, False, 0)
+    assert (st[E.mask], st[E.length], st[E.unfinished], st[E.end], st[E.phase]) == (0b010, 9, 0, 0, 0)

@@ -64,14 +64,11 @@ from cardlab.sim.block_tower.layout import (
     S_CUR,
     S_DIR,
     S_DRAW_N,
-    S_END,
     S_EVC,
     S_EVERH,
     S_EVERP,
     S_HANDS,
     S_HELD,
-    S_LENGTH,
-    S_MASK,
     S_PHASE,
     S_PILE_N,
     S_PLAYED,
@@ -83,7 +80,6 @@ from cardlab.sim.block_tower.layout import (
     S_SCORES,
     S_START,
     S_TURN,
-    S_UNFINISHED,
     SWAP,
 )
 from cardlab.sim.block_tower.moves import (  # legal: the model's, for Game.model()
@@ -103,7 +99,6 @@ from cardlab.sim.block_tower.moves import (  # legal: the model's, for Game.mode
     swap,
 )
 from cardlab.sim.jit import helper, illegal1, illegal2, illegal4, inline
-from cardlab.sim.schema import DONE
 from cardlab.sim.game import Rules
 from cardlab.sim.block_tower.layout import S_HAND_N
 from cardlab.sim.block_tower.moves import legal_count, legal_key, restrict_bits
@@ -141,11 +136,7 @@ def game_over(st, mask, rounds, unfinished):
             st[o + 2] = (m & three) != 0
             for a in range(4):
                 st[o + 3 + a] = (m >> (ADJUST + a)) & 1
-    st[S_MASK] = mask
-    st[S_LENGTH] = rounds
-    st[S_UNFINISHED] = 1 if unfinished else 0
-    st[S_END] = END_CAP if unfinished else END_TARGET
-    st[S_PHASE] = DONE
+    shape.finish(st, ENGINE, mask, rounds, unfinished, END_CAP if unfinished else END_TARGET)
 
 
 @inline

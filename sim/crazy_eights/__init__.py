@@ -81,7 +81,6 @@ class CrazyEights(Game):
         return suited_face(code, L.SUITS, L.RANKS)
 
     def describe_action(self, act: tuple[int, int, int, int], obs: dict) -> str | None:
-        L = self.layout
         kind, card, _, _ = act
         if obs["decision"] == "call":
             return f"call {'CDHS'[kind]} ({('clubs', 'diamonds', 'hearts', 'spades')[kind]})"

@@ -15,23 +15,21 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim import shape
-from cardlab.sim.crazy_eights.moves import progress
+from cardlab.sim.cards52 import has_rank, mark_ranks  # card power by rank: c % 13, as here
 from cardlab.sim.crazy_eights.layout import (
-    A_DRAW, ANY, D_CALL, D_PLAY, EIGHT, END_BLOCKED, END_CAP, END_OUT, ENGINE, EV_DEAL,
-    EV_PASS, EV_PLAY, EV_STARTER, N_RULES, NCARDS, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS,
-    R_POINTS, R_REBURY, S_ACTOR, S_DISCARD, S_DISC_N, S_DRAWN, S_END, S_HAND_N, S_HANDS,
-    S_LENGTH, S_MASK, S_PASSES, S_PHASE, S_RULES, S_SCORE, S_SIZE, S_STOCK, S_STOCK_N, S_SUIT,
-    S_TURN, S_UNFINISHED,
+    A_DRAW, ANY, D_CALL, D_PLAY, EIGHT, END_BLOCKED, END_CAP, END_OUT, ENGINE, EV_DEAL, EV_PASS,
+    EV_PLAY, EV_STARTER, N_RULES, NCARDS, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS, R_POINTS, R_REBURY,
+    S_ACTOR, S_DISCARD, S_DISC_N, S_DRAWN, S_HAND_N, S_HANDS, S_HELD, S_PASSES, S_PHASE, S_RULES,
+    S_SCORE, S_SIZE, S_STOCK, S_STOCK_N, S_SUIT, S_TURN,
 )
-from cardlab.sim.crazy_eights.moves import (  # noqa: F401 - legal: the model's, for tests
-    can_draw, draw, emit, is_legal, legal, penalty, play_card, playable, take, top, under_limit,
+from cardlab.sim.crazy_eights.moves import (
+    can_draw, draw, is_legal, legal, penalty, play_card, playable, progress, restrict_bits, take,
+    top, under_limit,
 )
+from cardlab.sim.events import emit
+from cardlab.sim.game import Rules
 from cardlab.sim.jit import helper, illegal4, inline
 from cardlab.sim.rng import below, shuffle
-from cardlab.sim.schema import DONE
-from cardlab.sim.game import Rules
-from cardlab.sim.crazy_eights.layout import S_HELD
-from cardlab.sim.crazy_eights.moves import restrict_bits
 
 # ---------------------------------------------------------------- setup
 
@@ -53,7 +51,7 @@ def deal(st):
             n -= 1
             st[S_STOCK_N] = n
             take(st, s, st[S_STOCK + n])
-            emit(st, EV_DEAL, -1, s, st[S_STOCK + n])
+            emit(st, ENGINE, EV_DEAL, -1, s, st[S_STOCK + n])
 
 
 @inline
@@ -69,13 +67,13 @@ def turn_starter(st):
             for i in range(n - 1, j - 1, -1):
                 st[S_STOCK + i + 1] = st[S_STOCK + i]
             st[S_STOCK + j] = c
-            emit(st, EV_STARTER, -1, c, 1)
+            emit(st, ENGINE, EV_STARTER, -1, c, 1)
             continue
         st[S_STOCK_N] = n
         st[S_DISCARD] = c
         st[S_DISC_N] = 1
         st[S_SUIT] = ANY if c % 13 == EIGHT else c // 13
-        emit(st, EV_STARTER, -1, c, 0)
+        emit(st, ENGINE, EV_STARTER, -1, c, 0)
         return
 
 
@@ -118,11 +116,7 @@ def game_over(st, mask, end):
         if st[R_POINTS] != 0 and end != END_CAP:
             pts = lost if (mask >> s) & 1 else -penalty(st[S_HANDS + s])
         st[S_SCORE + s] = pts
-    st[S_MASK] = mask
-    st[S_LENGTH] = st[S_TURN]
-    st[S_UNFINISHED] = 1 if end == END_CAP else 0
-    st[S_END] = end
-    st[S_PHASE] = DONE
+    shape.finish(st, ENGINE, mask, st[S_TURN], end == END_CAP, end)
 
 
 @inline
@@ -148,7 +142,7 @@ def seek_play(st, me):
     while playable(st, me) == 0:
         if not (can_draw(st) and under_limit(st)):
             st[S_PASSES] += 1
-            emit(st, EV_PASS, me, 0, 0)
+            emit(st, ENGINE, EV_PASS, me, 0, 0)
             return False
         draw(st, me)
     st[S_PHASE] = D_PLAY
@@ -190,21 +184,21 @@ def apply(st, kind, a, b, c):
     me = st[S_ACTOR]
     if st[S_PHASE] == D_CALL:  # the 8 on the discard pile: the next seat follows the call
         st[S_SUIT] = kind
-        emit(st, EV_PLAY, me, top(st), kind)
+        emit(st, ENGINE, EV_PLAY, me, top(st), kind)
     elif kind == A_DRAW:  # it could play before it drew: it still can, and decides again
         draw(st, me)
         return True
     else:
         play_card(st, me, a)
         if st[S_HAND_N + me] == 0:  # out: the game is over at once (an 8 calls nothing)
-            emit(st, EV_PLAY, me, a, -1)
+            emit(st, ENGINE, EV_PLAY, me, a, -1)
             game_over(st, np.int64(1) << me, END_OUT)
             return True
         if a % 13 == EIGHT:
             st[S_PHASE] = D_CALL
             return True
         st[S_SUIT] = a // 13
-        emit(st, EV_PLAY, me, a, -1)
+        emit(st, ENGINE, EV_PLAY, me, a, -1)
     turns(st, me + 1 if me + 1 < st[R_PLAYERS] else 0)
     return True
 
@@ -223,26 +217,17 @@ def step(st, act):
 # ---------------------------------------------------------------- causal card power
 
 
-@helper("boolean(ST, int64, int64)")
-def has_type(st, c, t):
-    return c % 13 == t  # card power by rank
-
-
 @helper("void(ST)")
 def after_give(st):
     """The card-power bits follow the hands: before any decision a seat has held exactly
     the ranks in its hand."""
     for s in range(st[R_PLAYERS]):
-        for r in range(13):
-            st[S_HELD + s * 13 + r] = 0
-        m = st[S_HANDS + s]
-        for c in range(NCARDS):
-            if (m >> c) & 1:
-                st[S_HELD + s * 13 + c % 13] = 1
+        st[S_HELD + s * 13:S_HELD + (s + 1) * 13] = 0
+        mark_ranks(st, S_HELD + s * 13, st[S_HANDS + s])
 
 
 # ---------------------------------------------------------------- what the engine plays
 
 # the rules functions the engine, the search player and card power are bound to (sim/bind.py)
 RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
-              give_deal=give_deal, give_begin=give_begin, has_type=has_type, after_give=after_give)
+              give_deal=give_deal, give_begin=give_begin, has_type=has_rank, after_give=after_give)

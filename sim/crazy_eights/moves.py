@@ -1,29 +1,20 @@
-"""Crazy Eights' rules as compiled helpers over the packed state ``st``: events, the hand
-and the piles, what may be played, drawing (with the reshuffle), ``legal``, penalties.
+"""Crazy Eights' rules as compiled helpers over the packed state ``st``: the hand and the
+piles, what may be played, drawing (with the reshuffle), ``legal``, penalties.
 Strategies read the state through the helpers ``playable`` and ``draw_offered`` (public
 facts and the seat's own hand only); only the kernel changes it."""
 import numpy as np
 
 from cardlab.sim.bits import lowest
 from cardlab.sim.engine import put_action
-from cardlab.sim.events import write_event
+from cardlab.sim.events import emit
 from cardlab.sim.jit import helper, inline
 from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import shuffle
 from cardlab.sim.crazy_eights.layout import (
-    A_DRAW, A_PLAY, D_CALL, D_PLAY, EIGHTS, EV_DRAW, EV_RESHUFFLE, PENALTY, RANK_MASK,
+    A_DRAW, A_PLAY, D_CALL, D_PLAY, EIGHTS, ENGINE, EV_DRAW, EV_RESHUFFLE, PENALTY, RANK_MASK,
     R_DRAW_LIMIT, R_MAY_DRAW, R_RESHUFFLE, SUIT_MASK, S_ACTOR, S_ACTS, S_DISCARD, S_DISC_N,
-    S_DRAWN, S_EVC, S_HANDS, S_HAND_N, S_HELD, S_NEV, S_PASSES, S_PHASE, S_PLAYED, S_SIZE,
-    S_STOCK, S_STOCK_N, S_SUIT, S_TURN, ZONES_END,
+    S_DRAWN, S_HANDS, S_HAND_N, S_HELD, S_PASSES, S_PHASE, S_PLAYED, S_STOCK, S_STOCK_N, S_SUIT,
 )
-
-
-@helper("void(ST, int64, int64, int64, int64)")
-def emit(st, kind, player, a, b):
-    """Count an event; in trace mode (st longer than S_SIZE) also record it."""
-    st[S_EVC + kind] += 1
-    if st.shape[0] > S_SIZE:
-        write_event(st, S_NEV, S_SIZE, ZONES_END, kind, player, st[S_TURN], a, b, 0, 0, 0, 0)
 
 
 # ---------------------------------------------------------------- hands and piles
@@ -92,14 +83,14 @@ def draw(st, seat):
         st[S_DISC_N] = 1
         shuffle(st, S_STOCK, S_STOCK + n)
         st[S_STOCK_N] = n
-        emit(st, EV_RESHUFFLE, -1, n, 0)
+        emit(st, ENGINE, EV_RESHUFFLE, -1, n, 0)
     n = st[S_STOCK_N] - 1
     c = st[S_STOCK + n]
     st[S_STOCK_N] = n
     take(st, seat, c)
     st[S_DRAWN] += 1
     st[S_PASSES] = 0
-    emit(st, EV_DRAW, seat, c, 0)
+    emit(st, ENGINE, EV_DRAW, seat, c, 0)
 
 
 # ---------------------------------------------------------------- legality

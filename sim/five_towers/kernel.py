@@ -18,13 +18,11 @@ from cardlab.sim import shape
 from cardlab.sim.five_towers.moves import progress
 from cardlab.sim.jit import helper, illegal1, illegal2, inline
 from cardlab.sim.rng import shuffle
-from cardlab.sim.schema import DONE
 from cardlab.sim.five_towers.layout import (
     D_BID, D_PLACE, D_TEAR, END_CAP, END_DECK, ENGINE, EV_ALL_PASS, EV_BID, EV_BUILD1, EV_PASS,
-    EXTRA, MAXH, MAXOFF, NK, NT, NV, R_ALLPASS_STAY, R_DECK, R_MAX_ROUNDS, R_PLAYERS,
-    R_TEAR_AFTER, S_ACTOR, S_BIDDER, S_DRAW, S_DRAW_N, S_END, S_EVC, S_HIGH, S_LENGTH, S_MASK,
-    S_OFFER, S_OFFER_N, S_OVER, S_PHASE, S_PLACED, S_PLAYED, S_ROUND, S_SCORE, S_SIZE,
-    S_SPOKEN, S_START, S_TH, S_TOW, S_UNFINISHED,
+    EXTRA, MAXH, MAXOFF, NK, NT, NV, R_ALLPASS_STAY, R_DECK, R_MAX_ROUNDS, R_PLAYERS, R_TEAR_AFTER,
+    S_ACTOR, S_BIDDER, S_DRAW, S_DRAW_N, S_EVC, S_HIGH, S_OFFER, S_OFFER_N, S_OVER, S_PHASE,
+    S_PLACED, S_PLAYED, S_ROUND, S_SCORE, S_SIZE, S_SPOKEN, S_START, S_TH, S_TOW,
 )
 from cardlab.sim.five_towers.moves import (  # legal: the model's, for Game.model()
     PLACE_NO_CARD, PLACE_NO_FIT, TEAR_NO_TOP, bid_legal, discard_offer, emit, legal, must_open,
@@ -128,11 +126,7 @@ def game_over(st):
         for s in range(P):
             if st[S_SCORE + s] == best:
                 mask |= np.int64(1) << s
-    st[S_MASK] = mask
-    st[S_LENGTH] = st[S_ROUND]
-    st[S_UNFINISHED] = 1 if unfinished else 0
-    st[S_END] = END_CAP if unfinished else END_DECK
-    st[S_PHASE] = DONE
+    shape.finish(st, ENGINE, mask, st[S_ROUND], unfinished, END_CAP if unfinished else END_DECK)
 
 
 @inline

@@ -15,13 +15,12 @@ from cardlab.sim import shape
 from cardlab.sim.skyscraper.moves import progress
 from cardlab.sim.jit import helper, illegal4, inline
 from cardlab.sim.rng import SEAT_RNG, shuffle
-from cardlab.sim.schema import DONE
 from cardlab.sim.skyscraper.layout import (
     A_STOP, D_PLAY, END_CAP, END_WIN, ENGINE, EV_DEAL, EV_SKIP, F0, NT, R_DRAW_SKIP_AT,
-    R_FLOOR_COPIES, R_FLOOR_MAX, R_FLOORS_TO_WIN, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS,
-    R_REFILL_TO, R_SPECIAL_COUNTS, S_ACTOR, S_ACTS, S_CUR, S_DRAW, S_DRAW_N, S_END, S_HAND,
-    S_HELD, S_HSIZE, S_LENGTH, S_MARK_MOVES, S_MARK_RNG, S_MASK, S_MOVES, S_NFL, S_PHASE,
-    S_SCORE, S_SHORTCUT_OFF, S_SKIP, S_TURN, S_UNFINISHED, ZONES_END,
+    R_FLOOR_COPIES, R_FLOOR_MAX, R_FLOORS_TO_WIN, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS, R_REFILL_TO,
+    R_SPECIAL_COUNTS, S_ACTOR, S_ACTS, S_CUR, S_DRAW, S_DRAW_N, S_HAND, S_HELD, S_HSIZE,
+    S_MARK_MOVES, S_MARK_RNG, S_MOVES, S_NFL, S_PHASE, S_SCORE, S_SHORTCUT_OFF, S_SKIP, S_TURN,
+    ZONES_END,
 )
 from cardlab.sim.skyscraper.moves import apply_action, draw, emit, is_legal, legal  # noqa: F401 - legal: the model's
 from cardlab.sim.game import Rules
@@ -90,11 +89,7 @@ def game_over(st, mask, unfinished):
     """The result: winners, length in turns, floors per seat; no decision pending."""
     for s in range(st[R_PLAYERS]):
         st[S_SCORE + s] = st[S_NFL + s]
-    st[S_MASK] = mask
-    st[S_LENGTH] = st[S_TURN]
-    st[S_UNFINISHED] = 1 if unfinished else 0
-    st[S_END] = END_CAP if unfinished else END_WIN
-    st[S_PHASE] = DONE
+    shape.finish(st, ENGINE, mask, st[S_TURN], unfinished, END_CAP if unfinished else END_WIN)
 
 
 @inline

@@ -26,13 +26,11 @@ from cardlab.sim import shape
 from cardlab.sim.smokestack.moves import progress
 from cardlab.sim.jit import helper, illegal1, illegal2, illegal4, inline
 from cardlab.sim.rng import shuffle
-from cardlab.sim.schema import DONE
 from cardlab.sim.smokestack.layout import (
     A_SWAP, D_DOUBLE, D_STALL, D_SWAP, D_SWEEP, END_CAP, END_STOCK, ENGINE, EV_PASS, NCARDS,
-    R_MAX_TURNS, R_PLAYERS, R_SWEEPS_PER_PLAYER, R_SWEEPS_PER_TURN, S_ACTOR, S_ACTS,
-    S_ASK_K, S_BVER, S_CENTER, S_CUR, S_END, S_LENGTH, S_MASK, S_NCH, S_NLAY, S_OVER,
-    S_PASSES, S_PHASE, S_SCORE, S_STOCK, S_STOCK_N, S_SWEEPS, S_SWEPT, S_TURN, S_UNFINISHED,
-    ZONES_END,
+    R_MAX_TURNS, R_PLAYERS, R_SWEEPS_PER_PLAYER, R_SWEEPS_PER_TURN, S_ACTOR, S_ACTS, S_ASK_K,
+    S_BVER, S_CENTER, S_CUR, S_NCH, S_NLAY, S_OVER, S_PASSES, S_PHASE, S_SCORE, S_STOCK, S_STOCK_N,
+    S_SWEEPS, S_SWEPT, S_TURN, ZONES_END,
 )
 from cardlab.sim.smokestack.moves import (  # noqa: F401 - legal: the model's, for callers
     can_double, deal_layout, double, double_legal, emit, legal, settle, stall, stall_legal,
@@ -107,11 +105,7 @@ def game_over(st):
         if st[S_NCH + s] == best:
             mask |= np.int64(1) << s
     unfinished = st[S_OVER] == 0
-    st[S_MASK] = mask
-    st[S_LENGTH] = st[S_TURN]
-    st[S_UNFINISHED] = 1 if unfinished else 0
-    st[S_END] = END_CAP if unfinished else END_STOCK
-    st[S_PHASE] = DONE
+    shape.finish(st, ENGINE, mask, st[S_TURN], unfinished, END_CAP if unfinished else END_STOCK)
 
 
 @inline

@@ -21,14 +21,12 @@ from cardlab.sim import shape
 from cardlab.sim.three_up.moves import progress
 from cardlab.sim.jit import helper, illegal1, illegal3, inline
 from cardlab.sim.rng import shuffle
-from cardlab.sim.schema import DONE
 from cardlab.sim.three_up.layout import (
     A_PICKUP, A_STOP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, HAND, MAXK, NDEAL, NT,
-    R_TYPE, S_DEALT, S_HAND, S_HCNT, P_CHOSEN, P_DOWN,
-    P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP, R_MAX_TURNS, R_NCARDS,
-    R_PLAYERS, S_ACTOR, S_ACTS, S_DOWN_N, S_DRAW, S_DRAW_N, S_END, S_GAVE_UP, S_HAND_N,
-    S_EXTRA, S_LENGTH, S_MASK, S_MAY_DRAW, S_OWED, S_PHASE, S_PICKED, S_SCORE, S_TOP, S_TURN,
-    S_UNFINISHED, S_UP_N, S_WIN, SRC_HAND, SRC_UP, T_CLR1, T_CLR2, ZONES_END,
+    R_TYPE, S_DEALT, S_HAND, S_HCNT, P_CHOSEN, P_DOWN, P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP,
+    R_EMPTY_HAND_PICKUP, R_MAX_TURNS, R_NCARDS, R_PLAYERS, S_ACTOR, S_ACTS, S_DOWN_N, S_DRAW,
+    S_DRAW_N, S_GAVE_UP, S_HAND_N, S_EXTRA, S_MAY_DRAW, S_OWED, S_PHASE, S_PICKED, S_SCORE, S_TOP,
+    S_TURN, S_UP_N, S_WIN, SRC_HAND, SRC_UP, T_CLR1, T_CLR2, ZONES_END,
 )
 from cardlab.sim.three_up.moves import (  # noqa: F401 - legal: the model's, for tests
     can_play, choose_up, deal, discard, discard_legal, draw_up, legal, pickup,
@@ -189,11 +187,8 @@ def game_over(st):
     for s in range(st[R_PLAYERS]):
         st[S_SCORE + s] = st[S_HAND_N + s] + st[S_UP_N + s] + st[S_DOWN_N + s]
     w = st[S_WIN]
-    st[S_MASK] = np.int64(1) << w if w >= 0 else np.int64(0)
-    st[S_LENGTH] = st[S_TURN]
-    st[S_UNFINISHED] = 1 if w < 0 else 0
-    st[S_END] = END_CAP if w < 0 else END_OUT
-    st[S_PHASE] = DONE
+    mask = np.int64(1) << w if w >= 0 else np.int64(0)
+    shape.finish(st, ENGINE, mask, st[S_TURN], w < 0, END_CAP if w < 0 else END_OUT)
 
 
 @inline
