@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -39,8 +39,8 @@ from cardlab.analysis.stats import wilson
 from cardlab.analysis.value import Network, fit, fit_network, sample_setup, spacing, win_share
 from cardlab.sim.errors import InputError
 
-CHUNK = 50            # games per sampling chunk (fixed: the data are the same for any jobs)
-ROWS = 40_000         # a chunk's buffer, in observation rows (it refills until the chunk is done)
+CHUNK = 50               # games per sampling chunk (fixed: the data are the same for any jobs)
+BUFFER_BYTES = 16 << 20  # a chunk's sampling buffer (it refills until the chunk is done)
 
 
 @dataclass
@@ -57,9 +57,7 @@ class Settings:
     hidden: int
 
     def key(self) -> dict:
-        return {"game": self.game, "players": self.players, "rules": self.rules, "games": self.games,
-                "every": self.every, "eval_games": self.eval_games, "seed": self.seed, "l2": self.l2,
-                "hidden": self.hidden}
+        return asdict(self)
 
 
 def fold(value, n: int) -> np.ndarray:
@@ -91,10 +89,11 @@ def pools_for(game, players: int, gen: int) -> list[str]:
 
 def _chunk(setup, lo: int, hi: int, every: int):
     X, meta = [], []
+    rows = max(64 * setup.players, BUFFER_BYTES // (8 * setup.game.binding().N_FEATURES))
     while lo < hi:
-        x, m, nxt = sample_setup(setup, lo, hi, every, ROWS)
+        x, m, nxt = sample_setup(setup, lo, hi, every, rows)
         if nxt == lo:
-            raise InputError(f"{setup.game.id}: one game gives more than {ROWS} observation rows at "
+            raise InputError(f"{setup.game.id}: one game gives more than {rows:,} observation rows at "
                              f"--every {every}: use a larger --every")
         X.append(x)
         meta.append(m)
@@ -177,8 +176,8 @@ def learn(game_id: str, players: int | None = None, generations: int = 3, games:
         raise InputError(f"bad --generations {generations}: allowed 1 to 50")
     if eval_games < P:
         raise InputError(f"bad --eval-games {eval_games}: allowed {P} or more (one per seat)")
-    if not l2 >= 0:
-        raise InputError(f"bad --l2 {l2}: allowed 0 or more")
+    if not 0 <= l2 <= 1e6:
+        raise InputError(f"bad --l2 {l2}: allowed 0 to 1e6")
     if not 0 <= hidden <= 256:
         raise InputError(f"bad --hidden {hidden}: allowed 0 (a linear evaluation) to 256")
     base = runner.make_setup(game_id, P, sets, None, seed)  # checks the players and rules
@@ -188,6 +187,7 @@ def learn(game_id: str, players: int | None = None, generations: int = 3, games:
         raise InputError(f"bad --every {every}: allowed 1 or more")
     settings = Settings(game.id, P, game.rules_json(base.rules), games, every, eval_games, seed, l2, hidden)
     path = Path(out) if out else models.user_folder() / models.file_name(game.id, P)
+    models.check_writable(path)  # before any game: a run never ends unable to keep its model
     code = code_identity()
     model = None
     if resume and path.is_file():
@@ -197,8 +197,8 @@ def learn(game_id: str, players: int | None = None, generations: int = 3, games:
         elif say:
             say(f"{path}: made with other settings or code; training afresh")
     if model is None:
-        model = models.new(game, P, settings=settings.key(), code=code,
-                           command=command_line(game.id, P, sets, generations, games, every, eval_games, seed, l2, hidden))
+        model = models.new(game, P, settings=settings.key(), code=code)
+    model.info["command"] = command_line(game.id, P, sets, generations, games, every, eval_games, seed, l2, hidden)
     n = model.n_features
     say = say or (lambda _: None)
     kept: tuple[np.ndarray, np.ndarray] | None = None
@@ -215,12 +215,10 @@ def learn(game_id: str, players: int | None = None, generations: int = 3, games:
                           games, every, (gen - 1) * games, jobs, None)
         Xa, ya = (X, y) if kept is None else (np.concatenate([kept[0], X]), np.concatenate([kept[1], y]))
         value = fit(Xa, ya, l2) if hidden == 0 else fit_network(Xa, ya, hidden, l2, seed + gen)
-        weights = fold(value, n)
-        trial = models.Model(model.game, P, model.encoding, n, list(model.generations), model.info)
-        trial.add(hidden, weights)
-        table = strength(game_id, P, sets, trial.array(), gen, eval_games, seed + 1, jobs, progress)
-        model.add(hidden, weights, generation=gen, positions=int(len(ya)), games=games,
-                  pools=pools_for(game, P, gen), strength=table, seconds=round(time.perf_counter() - t0, 1))
+        model.add(hidden, fold(value, n), generation=gen, positions=int(len(ya)), games=games,
+                  pools=pools_for(game, P, gen))
+        table = strength(game_id, P, sets, model.array(), gen, eval_games, seed + 1, jobs, progress)
+        model.generations[-1].update(strength=table, seconds=round(time.perf_counter() - t0, 1))
         models.save(model, path)
         say(render_generation(model.generations[-1]))
         kept = (X, y)

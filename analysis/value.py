@@ -50,7 +50,7 @@ def sample_setup(setup, start: int, stop: int, every: int, cap: int) -> tuple[np
     meta = np.zeros((cap, 5), dtype=np.int64)
     W = np.ascontiguousarray(setup.model_array(), dtype=np.float64)
     n, nxt = b.sample_features(rv, sids, params, setup.seed, start, stop, every, X, meta, W)
-    return X[:n], meta[:n], int(nxt)
+    return X[:n].copy(), meta[:n].copy(), int(nxt)  # copies: a view would keep the whole buffer
 
 
 def win_share(meta: np.ndarray) -> np.ndarray:
@@ -62,17 +62,24 @@ def win_share(meta: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Value:
-    """A fitted evaluation: V(x) = expit(w . (x[keep] - mean) / scale + b)."""
+class Inputs:
+    """The columns an evaluation reads (those that vary in its data) and their standardization."""
     keep: np.ndarray
     mean: np.ndarray
     scale: np.ndarray
+
+    def z(self, X: np.ndarray) -> np.ndarray:
+        return (X[:, self.keep] - self.mean) / self.scale
+
+
+@dataclass
+class Value(Inputs):
+    """A fitted evaluation: V(x) = expit(w . (x[keep] - mean) / scale + b)."""
     w: np.ndarray
     b: float
 
     def __call__(self, X: np.ndarray) -> np.ndarray:
-        Z = (X[:, self.keep] - self.mean) / self.scale
-        return expit(Z @ self.w + self.b)
+        return expit(self.z(X) @ self.w + self.b)
 
 
 def standardized(X: np.ndarray):
@@ -104,20 +111,16 @@ def fit(X: np.ndarray, y: np.ndarray, l2: float = 1.0) -> Value:
 
 
 @dataclass
-class Network:
+class Network(Inputs):
     """A fitted one-hidden-layer evaluation: V(x) = expit(w2 . tanh(W1 z + b1) + b2), z the
     standardized kept columns of x."""
-    keep: np.ndarray
-    mean: np.ndarray
-    scale: np.ndarray
     W1: np.ndarray
     b1: np.ndarray
     w2: np.ndarray
     b2: float
 
     def __call__(self, X: np.ndarray) -> np.ndarray:
-        Z = (X[:, self.keep] - self.mean) / self.scale
-        return expit(np.tanh(Z @ self.W1.T + self.b1) @ self.w2 + self.b2)
+        return expit(np.tanh(self.z(X) @ self.W1.T + self.b1) @ self.w2 + self.b2)
 
 
 def fit_network(X: np.ndarray, y: np.ndarray, hidden: int, l2: float = 1.0, seed: int = 1,

@@ -19,8 +19,8 @@ others drawn uniformly (with repeats) from the seat's own stream.
 
 ``V`` is a model array row (``sim/models.py``): ``V(x) = expit(w . x + b)`` for a linear
 model, ``expit(w2 . tanh(W1 x + b1) + b2)`` for one hidden layer, the inputs'
-standardization folded into the weights.  Row ``gen - 1`` of the model array plays (``gen=0``:
-the last row, the newest generation).  Random numbers come from the seat's own stream, never
+standardization folded into the weights.  Row ``gen - 1`` of the model array plays (``gen=0``, or
+one past its rows: the last row, the newest generation).  Random numbers come from the seat's own stream, never
 the game's chance stream, like every strategy's.
 """
 import numpy as np

@@ -155,6 +155,20 @@ def save(model: Model, path: Path) -> Path:
     return path
 
 
+def check_writable(path: Path) -> None:
+    """Refuse, in one line, a model file that could not be written (before any training)."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"cannot write model file {path}: it is a folder")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        probe = path.with_name(f".{path.name}.{os.getpid()}.probe")
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise InputError(f"cannot write model file {path}: {e.strerror or e}") from None
+
+
 def load(path: Path, game=None, players: int | None = None) -> Model:
     """The model in ``path``, checked against ``game`` and ``players`` when given: one-line
     InputError for a damaged file or one that fits another game, table or encoding."""

@@ -100,6 +100,7 @@ def chooser(game, models=None) -> Callable:
     b = game.binding()  # the game's strategies and the players the engine asks, bound to its rules
     first, dispatch = b.ID.mcts, b.choose
     arrays: dict[int, np.ndarray] = {}
+    none = empty_model(game)  # what mcts seats get (they read no model)
 
     def model_for(st) -> np.ndarray:
         from cardlab.sim.models import weights_for
@@ -114,7 +115,7 @@ def chooser(game, models=None) -> Callable:
     def choose(sid, st, me, params):
         if sid < first:
             return dispatch(sid, st, me, params)
-        W = model_for(st) if sid == b.ID.learned else empty_model(game)
+        W = model_for(st) if sid == b.ID.learned else none
         return b.engine_decide(st, me, sid, params, W)
 
     return choose
@@ -123,4 +124,4 @@ def chooser(game, models=None) -> Callable:
 def empty_model(game) -> np.ndarray:
     from cardlab.sim.models import empty
 
-    return empty(len(game.feature_names()))
+    return empty(game.binding().N_FEATURES)

@@ -77,7 +77,7 @@ class Setup:
             return self.models
         if self.learns:
             return models.weights_for(self.game, self.players)
-        return models.empty(len(self.game.feature_names()))
+        return models.empty(self.game.binding().N_FEATURES)
 
     @property
     def work(self) -> int:
@@ -144,7 +144,7 @@ def make_setup(game_id: str, players: int | None = None, sets: list[str] | None 
         raise InputError(f"bad --seed {seed}: allowed 0 to {MAX_SEED}")
     seats = parse_strategies(strategies, game.all_strategies, players, game.id, game.default_strategy)
     setup = Setup(game, players, rules, seats, seed, models)
-    if setup.learns and models is None:  # the model now: a missing or unfit one is one line before any game
+    if setup.learns:  # the model now: a missing or unfit one is one line before any game
         setup.models = setup.model_array()
     return setup
 

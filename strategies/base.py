@@ -137,7 +137,8 @@ def learned_player(heuristics: tuple[Strategy, ...]) -> Strategy:
                               max(s.id for s in heuristics), "the heuristic whose answer is always a "
                               "candidate on a wide decision (" + ", ".join(n for n, _ in guides) + ")",
                               True, guides),
-                        Param("gen", 0, 0, 10 ** 4, "the model's generation to play (0: the newest)", True),
+                        Param("gen", 0, 0, 50, "the model's generation to play (0, or one past the "
+                              "model's last: the newest; cardlab learn makes at most 50)", True),
                     ), search=True)
 
 

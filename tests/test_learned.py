@@ -168,3 +168,13 @@ def test_the_models_page_is_what_the_files_say():
     p = subprocess.run([sys.executable, "scripts/learned_models.py", "--check"], capture_output=True, text=True,
                        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert p.returncode == 0, p.stdout
+
+
+def test_an_unwritable_model_file_and_a_bad_penalty_are_one_line(model_dirs):
+    (model_dirs / "taken").mkdir()
+    with pytest.raises(InputError, match="cannot write model file .*taken: it is a folder"):
+        learn("crazy_eights", 3, games=10, out=model_dirs / "taken")
+    env = dict(os.environ, CARDLAB_HISTORY="off")
+    p = subprocess.run([sys.executable, "-m", "cardlab.cli", "learn", "crazy_eights", "-q", "--l2", "inf"],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and "bad --l2 inf" in p.stderr and "Traceback" not in p.stderr
