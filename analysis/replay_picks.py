@@ -208,7 +208,7 @@ def moment_href(page: str, moment: Moment | None) -> str:
     return page if moment is None else f"{page}#e={moment.event + 1}"
 
 
-def write_replays(replays: list[Replay], out: Path, folder: str = "replays") -> None:
+def write_replays(replays: list[Replay], out: Path, folder: str = "replays", back: str = "../index.html") -> None:
     """Write each replay's viewer page into ``out/folder`` (two picks of one game share the
     first one's page; its strip marks both moments) and set its ``page`` and ``href``
     (relative to ``out``; the ``href`` opens the page at the replay's moment)."""
@@ -228,4 +228,4 @@ def write_replays(replays: list[Replay], out: Path, folder: str = "replays") -> 
         marks = [(x.title, x.moment) for x in [r, *also] if x.moment is not None]
         strip = r.story.strip(marks) if r.story is not None else None
         write_replay(r.lines, out / r.page, title=f"{r.title}: {r.lines[0]['game']}, game {r.index}",
-                     why=why, back="../index.html", strip=strip)
+                     why=why, back=back, strip=strip)

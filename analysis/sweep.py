@@ -443,17 +443,18 @@ def sweep(game_id: str, vary: Sequence[tuple[str, list[str]]] | Sequence[str], *
     return _compare(done, grid.index(base), keys, correction, alpha, Path(out) if out is not None else None)
 
 
-def check_out(out: Path) -> None:
-    """A sweep folder is new, empty, or an earlier sweep's (never someone else's folder)."""
+def check_out(out: Path, what: str = "sweep", saved: str = "variants", marker: str = "sweep.json") -> None:
+    """A ``what`` folder is new, empty, or an earlier run's (its ``saved`` folder or its
+    ``marker`` file there): never someone else's folder.  Makes ``saved``."""
     if out.exists() and not out.is_dir():
-        raise InputError(f"bad --out {str(out)!r}: it is a file, not a sweep folder")
-    if out.is_dir() and any(out.iterdir()) and not ((out / "variants").is_dir() or (out / "sweep.json").exists()):
-        raise InputError(f"--out {str(out)!r} is not empty and holds no sweep: choose a new or empty folder "
+        raise InputError(f"bad --out {str(out)!r}: it is a file, not a {what} folder")
+    if out.is_dir() and any(out.iterdir()) and not ((out / saved).is_dir() or (out / marker).exists()):
+        raise InputError(f"--out {str(out)!r} is not empty and holds no {what}: choose a new or empty folder "
                          f"(nothing was changed)")
     try:
-        (out / "variants").mkdir(parents=True, exist_ok=True)
+        (out / saved).mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise InputError(f"cannot write the sweep folder {str(out)!r}: {e.strerror}") from None
+        raise InputError(f"cannot write the {what} folder {str(out)!r}: {e.strerror}") from None
 
 
 def _compare(done: list[VariantResult], b: int, keys: list[str], correction: str, alpha: float,

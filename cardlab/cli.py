@@ -84,14 +84,18 @@ def rules(game: str = typer.Argument(..., help="Game id (see `cardlab games`).")
     g = get_game(game)
     if as_json:
         print(json.dumps([{"name": k.name, "type": k.kind, "default": g.rules_json({k.name: k.default} | {
-            kk.name: kk.default for kk in g.knobs})[k.name], "allowed": k.allowed(), "help": k.help}
-            for k in g.knobs], indent=2))
+            kk.name: kk.default for kk in g.knobs})[k.name], "allowed": k.allowed(), "help": k.help,
+            "compensation": k.compensation} for k in g.knobs], indent=2))
         return
     print(f"{g.id}: {g.title}  (players {g.min_players}-{g.max_players}, default {g.default_players})")
     w = max(len(k.name) for k in g.knobs)
     for k in g.knobs:
-        print(f"  {k.name:<{w}}  = {k.show(k.default):<8} {k.help}  [{k.allowed()}]")
+        tag = " [compensation]" if k.compensation else ""
+        print(f"  {k.name:<{w}}  = {k.show(k.default):<8} {k.help}  [{k.allowed()}]{tag}")
     print(f"\nOverride with --set KEY=VALUE, e.g. --set {g.knobs[0].name}={g.knobs[0].show(g.knobs[0].default)}")
+    if any(k.compensation for k in g.knobs):
+        print("[compensation]: not in the rulebook, a balancing option (its default is the printed game; "
+              "cardlab balance searches it)")
 
 
 @app.command()
@@ -644,6 +648,78 @@ def sweep(game: str = typer.Argument(..., help="Game id."),
                       "comparison": json.loads(res.comparison.to_json(orient="records"))},
             no_history, players=players, rules=_rules_of(game, players, sets),
             strategies=strategies.split(",") if strategies else None)
+
+
+@app.command()
+def balance(game: str = typer.Argument(..., help="Game id."),
+            targets: List[str] = typer.Option(..., "--target", "-t", help="FIGURE=CENTER±TOL, FIGURE=LO..HI or "
+                                              "FIGURE<VALUE (repeatable): seat_edge, seat0_edge (points), length "
+                                              "(the game's unit), unfinished, no_winner, comeback, close (%), "
+                                              "lead_changes."),
+            knobs: Optional[str] = typer.Option(None, "--knobs", help="Knobs the search may change, comma-"
+                                                "separated (default: every knob not fixed by --set)."),
+            players: Optional[int] = PlayersOpt, seed: int = SeedOpt, jobs: Optional[int] = JobsOpt,
+            sets: Optional[List[str]] = SetOpt, strategies: Optional[str] = StratOpt,
+            budget: str = typer.Option("30m", "--budget", help="Wall time for the whole run: 90s, 30m, 1h30m."),
+            n_games: int = typer.Option(2000, "--games", "-n", help="Games per candidate in the race's first round."),
+            max_games: int = typer.Option(64_000, "--max-games", help="Most games per candidate in the search."),
+            max_changes: int = typer.Option(2, "--max-changes", help="Most knobs one candidate changes (1-3)."),
+            shortlist: int = typer.Option(3, "--shortlist", help="Candidates verified and reported."),
+            strong: Optional[str] = typer.Option(None, "--strong", help="The strong player that judges the short "
+                                                 "list (default: the game's; 'none' to skip)."),
+            out: Optional[str] = typer.Option(None, "--out", "-o", help="Folder: index.html, balance.json, "
+                                              "search.csv, replays, and every candidate's games (a rerun reuses them)."),
+            backend: str = typer.Option("local", "--backend", help="local (threads) or dask."),
+            scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address "
+                                                    "(with --backend dask; default: a LocalCluster)."),
+            as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+            no_history: bool = NoHistOpt):
+    """Propose the smallest rule changes that bring the figures into the --target bands: a race
+    over the knobs on common random numbers, the short list verified on fresh games and judged
+    under strong play."""
+    import shlex
+    import time
+
+    from cardlab.analysis.balance_report import render_text
+    from cardlab.analysis.balance_run import balance as run_balance
+    from cardlab.analysis.balance_run import parse_budget
+
+    secs = parse_budget(budget)
+    show = not (as_json or quiet) and sys.stderr.isatty()
+    t0 = time.perf_counter()
+    bar, task = None, None
+    if show:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), TimeElapsedColumn(),
+                       TextColumn("spent, at most {task.fields[left]} left of the {task.fields[budget]} budget"),
+                       transient=True, refresh_per_second=4)
+        task = bar.add_task("searching", total=secs, budget=budget, left=budget)
+
+    def tick(_n=0):
+        if bar is not None:
+            spent = min(secs, time.perf_counter() - t0)
+            left = int(secs - spent)
+            bar.update(task, completed=spent, left=f"{left // 60}m{left % 60:02d}s")
+
+    def say(text):
+        if bar is not None:
+            bar.update(task, description=text[:60])
+            tick()
+
+    import contextlib
+
+    with bar if bar is not None else contextlib.nullcontext():
+        r = run_balance(game, targets, knobs=[k.strip() for k in knobs.split(",")] if knobs else None,
+                        players=players, sets=sets, strategies=strategies, seed=seed, budget=secs, games=n_games,
+                        max_games=max_games, max_changes=max_changes, shortlist=shortlist, strong=strong,
+                        jobs=jobs, out=out, backend=backend, scheduler=scheduler, say=say, progress=tick,
+                        command=shlex.join(["cardlab", *sys.argv[1:]]))
+    doc = r.to_json()
+    print(json.dumps(doc) if as_json else render_text(r) + (f"\n\nwrote {out}/index.html" if out else ""))
+    _record("balance", doc, no_history, players=r.players, games=r.search_games,
+            rules=_rules_of(game, r.players, sets), strategies=r.strategies)
 
 
 @app.command()

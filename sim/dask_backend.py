@@ -9,7 +9,9 @@ stops the run with a message (``RunError`` from the runner), never a short total
 """
 from __future__ import annotations
 
+import contextlib
 import os
+from typing import Any
 
 from cardlab.sim.errors import InputError
 
@@ -54,11 +56,34 @@ def connect(scheduler: str | None, jobs: int):
     return Client(cluster), cluster
 
 
+_SESSIONS: list[tuple[Any, str | None, int]] = []  # (client, scheduler, jobs) kept open by session()
+
+
+@contextlib.contextmanager
+def session(scheduler: str | None, jobs: int):
+    """One client (and LocalCluster) for every run inside the block: a command made of many
+    runs (``cardlab balance``: a block of games per candidate and round) pays the cluster's
+    start-up once instead of at every run."""
+    client, cluster = connect(scheduler, jobs)
+    _SESSIONS.append((client, scheduler, jobs))
+    try:
+        yield client
+    finally:
+        _SESSIONS.pop()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def map_chunks(setup, bounds, keep_rows: bool, scheduler: str | None, jobs: int):
-    """Yield (lo, hi, tally, rows) for every chunk as it finishes."""
+    """Yield (lo, hi, tally, rows) for every chunk as it finishes (on the open session's
+    client when its scheduler and workers are these, else on a client of its own)."""
     from distributed import as_completed
 
-    client, cluster = connect(scheduler, jobs)
+    if _SESSIONS and _SESSIONS[-1][1:] == (scheduler, jobs):
+        client, cluster, own = _SESSIONS[-1][0], None, False
+    else:
+        (client, cluster), own = connect(scheduler, jobs), True
     try:
         client.run(_cap_threads)
         futures = client.map(_play, [setup] * len(bounds), [b[0] for b in bounds],
@@ -66,6 +91,7 @@ def map_chunks(setup, bounds, keep_rows: bool, scheduler: str | None, jobs: int)
         for fut in as_completed(futures):
             yield fut.result()
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()

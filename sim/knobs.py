@@ -23,6 +23,7 @@ class Knob:
     lo: float | None = None
     hi: float | None = None
     choices: tuple = ()
+    compensation: bool = False  # not in the rulebook: a balancing option (cardlab balance searches it)
 
     def allowed(self) -> str:
         if self.kind == "bool":

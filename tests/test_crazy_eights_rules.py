@@ -303,6 +303,108 @@ def test_knob_values_are_checked():
             GAME.resolve_rules({knob: bad}, 3)
 
 
+# ---------------------------------------------------------------- compensation knobs
+# not in the rulebook: balancing options (cardlab balance); 0 is the printed game
+
+
+def _dealt(rules, players=3, seed=5):
+    """A seeded deal alone: the (seat, card) of each deal event in order, and the stock left
+    (top first)."""
+    st = make_state(players, rules=rules, seed=seed, capacity=64)
+    K.deal(st)
+    _census_deal(st, players)
+    return [(e[2], L.card_code(e[3])) for e in events(st)], stock(st), st
+
+
+def _census_deal(st, players):
+    held = [L.S.cards(st, "hands", s) for s in range(players)]
+    assert all(len(h) == st[L.S_HAND_N + s] for s, h in enumerate(held))
+    cards = np.concatenate([L.S.read(st, "stock"), *held])
+    np.testing.assert_array_equal(np.sort(cards), np.arange(52))
+
+
+def test_first_seat_extra_deals_seat_zero_more_cards_after_the_rounds():
+    printed, rest, _ = _dealt({})
+    assert [s for s, _ in printed] == [0, 1, 2] * 5
+    deal, left, st = _dealt({"first_seat_extra": 2})
+    # the printed deal card for card, then seat 0's two cards off the same top
+    assert deal == printed + [(0, rest[0]), (0, rest[1])] and left == rest[2:]
+    assert [st[L.S_HAND_N + s] for s in range(3)] == [7, 5, 5]
+    assert hand(st, 0) == {c for s, c in deal if s == 0}
+
+
+def test_last_seat_fewer_makes_the_last_seat_sit_out_the_last_rounds():
+    printed, rest, _ = _dealt({})
+    deal, left, st = _dealt({"last_seat_fewer": 2})
+    assert [s for s, _ in deal] == [0, 1, 2] * 3 + [0, 1] * 2
+    # the same cards off the top in the same order: only who gets the last ones changes
+    assert [c for _, c in deal] == [c for _, c in printed][:13]
+    assert left == [c for _, c in printed][13:] + rest
+    assert [st[L.S_HAND_N + s] for s in range(3)] == [5, 5, 3]
+    # the last seat is the last in turn order at any table: seat 3 of 4 (hand_size auto 5)
+    deal, _, st = _dealt({"last_seat_fewer": 1, "first_seat_extra": 1}, players=4)
+    assert [s for s, _ in deal] == [0, 1, 2, 3] * 4 + [0, 1, 2] + [0]
+    assert [st[L.S_HAND_N + s] for s in range(4)] == [6, 5, 5, 4]
+
+
+def test_follow_suit_turns_the_first_turns_must_follow_suit_without_an_eight():
+    rules = {"follow_suit_turns": 2}
+    # turn 1 (seat 0): a rank match and an 8 are not playable, the suit is
+    st = make_state(hands={0: ["5C", "KD", "8S", "2H"], 1: ["KS", "8H", "3D"], 2: ["KC", "8D"]},
+                    stock=["4S", "9H", "QC"], discard=["KH"], rules=rules, capacity=32)
+    K.turns(st, 0)
+    assert st[L.S_TURN] == 1 and legal_cards(st) == {"2H"}
+    play(st, "2H")
+    # turn 2 (seat 1): no heart but KS (rank) and 8H: it draws until it holds a heart
+    assert st[L.S_ACTOR] == 1 and st[L.S_TURN] == 2
+    assert hand(st, 1) == {"KS", "8H", "3D", "4S", "9H"} and legal_cards(st) == {"9H"}
+    play(st, "9H")
+    # turn 3 (seat 2): the printed rules again: the 8
+    assert st[L.S_ACTOR] == 2 and st[L.S_TURN] == 3 and legal_cards(st) == {"8D"}
+    # at 0 (the printed game) the same first position lets the rank match and the 8 be played
+    st = make_state(hands={0: ["5C", "KD", "8S", "2H"]}, discard=["KH"], capacity=32)
+    K.turns(st, 0)
+    assert legal_cards(st) == {"KD", "8S", "2H"}
+
+
+def test_compensation_deals_are_checked_in_one_line_naming_the_knob():
+    for rules, knob in (({"hand_size": "3", "last_seat_fewer": 3}, "last_seat_fewer"),
+                        ({"hand_size": "15", "first_seat_extra": 3}, "first_seat_extra"),
+                        ({"hand_size": "17", "starter_eight": "keep", "first_seat_extra": 1}, "first_seat_extra")):
+        with pytest.raises(InputError, match=knob) as e:
+            GAME.resolve_rules(rules, 3)
+        assert "\n" not in str(e.value)
+    assert "last seat would be dealt no card" in _message({"hand_size": "2", "last_seat_fewer": 2})
+    assert "48 cards in all" in _message({"hand_size": "15", "first_seat_extra": 3})
+    # the new totals, not the hand size alone: 15 * 3 + 3 - 1 = 47 cards can be dealt
+    deal, _, _ = _dealt({"hand_size": "15", "first_seat_extra": 3, "last_seat_fewer": 1})
+    assert len(deal) == 47
+    for knob, bad in (("first_seat_extra", "6"), ("last_seat_fewer", "4"), ("follow_suit_turns", "-1")):
+        with pytest.raises(InputError, match=knob):
+            GAME.resolve_rules({knob: bad}, 3)
+    assert all(k.compensation == (k.name in ("first_seat_extra", "last_seat_fewer", "follow_suit_turns"))
+               and (not k.compensation or k.default == 0) for k in GAME.knobs)
+
+
+def _message(rules):
+    with pytest.raises(InputError) as e:
+        GAME.resolve_rules(rules, 3)
+    return str(e.value)
+
+
+def test_compensation_knobs_move_the_seats_win_rates_on_the_same_seed():
+    """3,000 games of reference self-play a run, one seed: three extra cards cost seat 0
+    about 9 points, two cards fewer give the last seat about 11 (each about 8 standard errors:
+    a knob that changed nothing would give the very same games and fail)."""
+    def rates(*sets):
+        r = runner.run(runner.make_setup("crazy_eights", 3, list(sets), "reference", seed=9), 3000, jobs=1)
+        return r.tally.wins[:3] / r.tally.games
+
+    printed = rates()
+    assert rates("first_seat_extra=3")[0] < printed[0] - 0.04
+    assert rates("last_seat_fewer=2")[2] > printed[2] + 0.04
+
+
 # ---------------------------------------------------------------- the reference strategy
 
 
@@ -423,6 +525,35 @@ def test_random_legal_play_through_the_model_conserves_every_card():
         else:
             assert st[L.S_MASK] != 0
     assert ends.min() > 0  # out, blocked and the cap all happen
+
+
+def test_compensation_knobs_conserve_every_card_through_the_model():
+    """300 games over every player count with the compensation knobs drawn at random (in
+    range), a random legal action at every decision: the census after the deal and every
+    step; the dealt hand sizes are the knobs' at the first decision's state."""
+    gen = np.random.default_rng(38)
+    for g in range(300):
+        players = 2 + g % 6
+        knobs = {"first_seat_extra": int(gen.integers(6)), "last_seat_fewer": int(gen.integers(4)),
+                 "follow_suit_turns": int(gen.integers(7))}
+        rules = GAME.resolve_rules(knobs, players)
+        h = GAME.hand_size(rules, players)
+        st = L.S.new_state(GAME.rules_vector(rules, players))
+        seed_game(st, 38, g)
+        K.deal(st)
+        dealt = [h] * players
+        dealt[0] += knobs["first_seat_extra"]
+        dealt[-1] -= knobs["last_seat_fewer"]
+        assert [int(st[L.S_HAND_N + s]) for s in range(players)] == dealt
+        K.turn_starter(st)
+        K.turns(st, 0)
+        _census(st, players)
+        while st[L.S_PHASE] != DONE:
+            acts = listed(st)
+            if st[L.S_PHASE] == L.D_PLAY and st[L.S_TURN] <= knobs["follow_suit_turns"]:
+                assert not any(a[0] == L.A_PLAY and a[1] % 13 == L.EIGHT for a in acts)
+            K.step(st, acts[gen.integers(len(acts))])
+            _census(st, players)
 
 
 @pytest.mark.parametrize("strategies,rules", [("reference", []),

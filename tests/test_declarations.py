@@ -10,11 +10,13 @@ from cardlab.sim.crazy_eights import layout as L
 
 
 def test_the_rule_vector_comes_from_the_knobs_and_rule_values():
-    r = C8.resolve_rules({"score": "points", "starter_eight": "keep", "draw_limit": 3, "max_turns": 77}, 3)
+    r = C8.resolve_rules({"score": "points", "starter_eight": "keep", "draw_limit": 3, "max_turns": 77,
+                          "first_seat_extra": 2}, 3)
     v = C8.rules_vector(r, 3)
     got = {name: int(v[i]) for i, name in enumerate(L.S.rule_names)}
     assert got == {"players": 3, "hand_size": 5, "rebury": 0, "may_draw": 0, "draw_limit": 3, "reshuffle": 1,
-                   "points": 1, "max_turns": 77}
+                   "points": 1, "max_turns": 77, "first_seat_extra": 2, "last_seat_fewer": 0,
+                   "follow_suit_turns": 0}
     assert C8.max_length(r) == 77
 
 

@@ -3,17 +3,15 @@ index, and a headless Chromium check that every image of index.html is visible."
 import base64
 import html
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import pytest
+from browser import CHECK_SCRIPT, _chromium, chromium  # noqa: F401 (chromium: the fixture)
 
 from cardlab.analysis import plots
 from cardlab.analysis.report import (_pts, build_report, details, render_html, verdict,
@@ -293,54 +291,6 @@ def test_demo_index_escapes(tmp_path):
 
 
 # ------------------------------------------------------------------ headless Chromium
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def _find_chromium():
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
-
-
-@pytest.fixture(scope="session")
-def chromium():
-    path = _find_chromium()
-    if path:
-        return path
-    root = hasattr(os, "geteuid") and os.geteuid() == 0
-    if not (root and os.environ.get("CI") == "true" and shutil.which("apt-get")):
-        pytest.skip("chromium is not installed (install Debian's `chromium`; it is installed "
-                    "automatically only as root with CI=true)")
-    try:
-        subprocess.run(["apt-get", "update", "-q"], capture_output=True, timeout=600)
-        subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], capture_output=True, timeout=900)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        pytest.skip(f"chromium is not installed and apt-get failed: {e}")
-    path = _find_chromium()
-    if not path:
-        pytest.skip("chromium is not installed and `apt-get install -y chromium` did not install it")
-    return path
-
-
-CHECK_SCRIPT = """<script>window.addEventListener('load', function () {
-  var imgs = Array.prototype.slice.call(document.images);
-  var bad = imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); }).length;
-  var d = document.createElement('div'); d.id = 'imgcheck';
-  d.setAttribute('data-total', imgs.length); d.setAttribute('data-broken', bad);
-  d.setAttribute('data-widths', imgs.map(function (i) { return i.naturalWidth; }).join(','));
-  document.body.appendChild(d);
-});</script>"""
-
-
-def _chromium(path, *args):
-    with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run([path, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
-                              capture_output=True, text=True, timeout=180)
-
-
 def test_every_image_visible_in_headless_chromium(report, chromium, tmp_path):
     page = (report.out / "index.html").read_text()
     n_imgs = len(IMG_RE.findall(page))

@@ -52,6 +52,17 @@ class CrazyEights(Game):
              choices=("win", "points")),
         Knob("max_turns", "int", 1000, "turn cap (seat slots, passes included): the game ends "
              "unfinished, no winner", 1, 100_000),
+        # compensation knobs: not in the rulebook, balancing options against the first
+        # player's edge (cardlab balance searches them); 0 deals exactly the printed game
+        Knob("first_seat_extra", "int", 0, "balancing option (not in the rulebook): the first "
+             "player (seat 0) is dealt this many cards more than the others, after the normal "
+             "rounds", 0, 5, compensation=True),
+        Knob("last_seat_fewer", "int", 0, "balancing option (not in the rulebook): the last seat "
+             "in turn order is dealt this many cards fewer (it sits out the deal's last rounds)",
+             0, 3, compensation=True),
+        Knob("follow_suit_turns", "int", 0, "balancing option (not in the rulebook): in the game's "
+             "first n turns (seat 0's first, then seat 1's, ...) a card must follow suit: no rank "
+             "match, no 8", 0, 6, compensation=True),
     )
 
     @staticmethod
@@ -60,14 +71,23 @@ class CrazyEights(Game):
         return (7 if players == 2 else 5) if h == "auto" else int(h)
 
     def validate(self, rules: dict[str, Any], players: int) -> None:
+        h = self.hand_size(rules, players)
+        extra, fewer = rules["first_seat_extra"], rules["last_seat_fewer"]
+        if fewer >= h:  # every seat starts with a card: a seat dealt none would be out at once
+            raise InputError(f"cannot deal last_seat_fewer={fewer} with hand_size={rules['hand_size']} "
+                             f"({h} cards): the last seat would be dealt no card (at most {h - 1})")
         # the starter needs a card; reburying an 8 needs a card that is not an 8 in what is
         # left, which the 4 eights cannot all be once 5 cards are left
-        h = self.hand_size(rules, players)
         most = L.NCARDS - (5 if rules["starter_eight"] == "rebury" else 1)
-        if h * players > most:
-            raise InputError(f"cannot deal hand_size={rules['hand_size']} ({h} cards) to {players} "
-                             f"players: with starter_eight={rules['starter_eight']} at most {most} "
-                             f"cards can be dealt ({most // players} each)")
+        dealt = h * players + extra - fewer
+        if dealt > most:
+            what = f"hand_size={rules['hand_size']} ({h} cards) to {players} players"
+            each = f" ({most // players} each)"
+            if extra or fewer:
+                what += f" with first_seat_extra={extra}, last_seat_fewer={fewer} ({dealt} cards in all)"
+                each = ""
+            raise InputError(f"cannot deal {what}: with starter_eight={rules['starter_eight']} at most "
+                             f"{most} cards can be dealt{each}")
 
     def rule_values(self, rules: dict[str, Any], players: int) -> dict[str, int]:
         return {"hand_size": self.hand_size(rules, players), "rebury": rules["starter_eight"] == "rebury",

@@ -18,9 +18,9 @@ from cardlab.sim import shape
 from cardlab.sim.cards52 import has_rank, mark_ranks  # card power by rank: c % 13, as here
 from cardlab.sim.crazy_eights.layout import (
     A_DRAW, ANY, D_CALL, D_PLAY, EIGHT, END_BLOCKED, END_CAP, END_OUT, ENGINE, EV_DEAL, EV_PASS,
-    EV_PLAY, EV_STARTER, N_RULES, NCARDS, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS, R_POINTS, R_REBURY,
-    S_ACTOR, S_DISCARD, S_DISC_N, S_DRAWN, S_HAND_N, S_HANDS, S_HELD, S_PASSES, S_PHASE, S_RULES,
-    S_SCORE, S_SIZE, S_STOCK, S_STOCK_N, S_SUIT, S_TURN,
+    EV_PLAY, EV_STARTER, N_RULES, NCARDS, R_FIRST_SEAT_EXTRA, R_HAND_SIZE, R_LAST_SEAT_FEWER,
+    R_MAX_TURNS, R_PLAYERS, R_POINTS, R_REBURY, S_ACTOR, S_DISCARD, S_DISC_N, S_DRAWN, S_HAND_N,
+    S_HANDS, S_HELD, S_PASSES, S_PHASE, S_RULES, S_SCORE, S_SIZE, S_STOCK, S_STOCK_N, S_SUIT, S_TURN,
 )
 from cardlab.sim.crazy_eights.moves import (
     can_draw, draw, is_legal, legal, penalty, play_card, playable, progress, restrict_bits, take,
@@ -35,9 +35,21 @@ from cardlab.sim.rng import below, shuffle
 
 
 @inline
+def deal_one(st, s):
+    """Seat ``s`` is dealt the stock's top card (the end of the shuffled array)."""
+    n = st[S_STOCK_N] - 1
+    st[S_STOCK_N] = n
+    take(st, s, st[S_STOCK + n])
+    emit(st, ENGINE, EV_DEAL, -1, s, st[S_STOCK + n])
+
+
+@inline
 def deal(st):
     """Clear the state, shuffle the deck and deal ``hand_size`` cards to each seat, one at
-    a time from seat 0, off the stock's top (the end of the shuffled array)."""
+    a time from seat 0, off the stock's top (the end of the shuffled array).  The
+    compensation knobs (0: the printed deal, card for card) change only the counts: the
+    last seat sits out the last ``last_seat_fewer`` rounds, and after the rounds seat 0 is
+    dealt ``first_seat_extra`` cards more, one at a time, off the same top."""
     # everything but the generator and the rules: the zones, the engine's bookkeeping and
     # the strategies' memory (a strategy must start every game knowing nothing)
     st[S_RULES + N_RULES:S_SIZE] = 0
@@ -45,13 +57,16 @@ def deal(st):
     for c in range(NCARDS):
         st[S_STOCK + c] = c
     shuffle(st, S_STOCK, S_STOCK + NCARDS)
-    n = NCARDS
-    for _ in range(st[R_HAND_SIZE]):
+    st[S_STOCK_N] = NCARDS
+    rounds = st[R_HAND_SIZE]
+    last_from = rounds - st[R_LAST_SEAT_FEWER]  # the first round the last seat sits out
+    for r in range(rounds):
         for s in range(P):
-            n -= 1
-            st[S_STOCK_N] = n
-            take(st, s, st[S_STOCK + n])
-            emit(st, ENGINE, EV_DEAL, -1, s, st[S_STOCK + n])
+            if s == P - 1 and r >= last_from:
+                continue
+            deal_one(st, s)
+    for _ in range(st[R_FIRST_SEAT_EXTRA]):
+        deal_one(st, 0)
 
 
 @inline

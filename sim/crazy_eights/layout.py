@@ -45,9 +45,11 @@ END_OUT, END_BLOCKED, END_CAP = range(3)
 S = Schema("crazy_eights", maxp=MAXP, n_types=13, events=EVENT_NAMES, ends=END_NAMES,
            decisions=(("play", "kind,card"), ("call", "suit")))
 # hand_size: the number dealt (auto resolved by the Game); rebury, may_draw, reshuffle, points:
-# 0/1 (starter_eight=rebury, may_draw_when_able, reshuffle, score=points)
+# 0/1 (starter_eight=rebury, may_draw_when_able, reshuffle, score=points); first_seat_extra,
+# last_seat_fewer, follow_suit_turns: the compensation knobs of the same names (0 = the
+# printed game), last so that every other slot keeps its place
 R = S.rules("players", "hand_size", "rebury", "may_draw", "draw_limit", "reshuffle", "points",
-            "max_turns")
+            "max_turns", "first_seat_extra", "last_seat_fewer", "follow_suit_turns")
 S.counter("stock_n", "cards in the stock")
 S.counter("disc_n", "cards in the discard pile")
 S.counter("turn", "turns (seat slots) begun in the game", clock=True)  # events carry it
@@ -80,9 +82,10 @@ S_PHASE, S_ACTOR, S_HELD, S_PLAYED = S.at("phase", "actor", "held", "played")
 S_SCORE, S_EVC, S_MASK, S_LENGTH = S.at("score", "evc", "mask", "length")
 S_UNFINISHED, S_END, S_NEV, S_SHAPE = S.at("unfinished", "end", "nev", "shape")
 S_ACTS, S_MEMORY = S.at("acts", "memory")
-R_PLAYERS, R_HAND_SIZE = S.rule("players", "hand_size")
-R_REBURY, R_MAY_DRAW, R_DRAW_LIMIT = S.rule("rebury", "may_draw", "draw_limit")
-R_RESHUFFLE, R_POINTS, R_MAX_TURNS = S.rule("reshuffle", "points", "max_turns")
+R_PLAYERS, R_HAND_SIZE, R_REBURY, R_MAY_DRAW = S.rule("players", "hand_size", "rebury", "may_draw")
+R_DRAW_LIMIT, R_RESHUFFLE, R_POINTS = S.rule("draw_limit", "reshuffle", "points")
+R_MAX_TURNS, R_FIRST_SEAT_EXTRA = S.rule("max_turns", "first_seat_extra")
+R_LAST_SEAT_FEWER, R_FOLLOW_SUIT_TURNS = S.rule("last_seat_fewer", "follow_suit_turns")
 N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)
 S_SIZE, EVW, DONE = S.size, S.evw, S.done
 D_PLAY, D_CALL = S.decision("play", "call")

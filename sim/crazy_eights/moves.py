@@ -12,8 +12,9 @@ from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import shuffle
 from cardlab.sim.crazy_eights.layout import (
     A_DRAW, A_PLAY, D_CALL, D_PLAY, EIGHTS, ENGINE, EV_DRAW, EV_RESHUFFLE, PENALTY, RANK_MASK,
-    R_DRAW_LIMIT, R_MAY_DRAW, R_RESHUFFLE, SUIT_MASK, S_ACTOR, S_ACTS, S_DISCARD, S_DISC_N,
-    S_DRAWN, S_HANDS, S_HAND_N, S_HELD, S_PASSES, S_PHASE, S_PLAYED, S_STOCK, S_STOCK_N, S_SUIT,
+    R_DRAW_LIMIT, R_FOLLOW_SUIT_TURNS, R_MAY_DRAW, R_RESHUFFLE, SUIT_MASK, S_ACTOR, S_ACTS,
+    S_DISCARD, S_DISC_N, S_DRAWN, S_HANDS, S_HAND_N, S_HELD, S_PASSES, S_PHASE, S_PLAYED, S_STOCK,
+    S_STOCK_N, S_SUIT, S_TURN,
 )
 
 
@@ -48,7 +49,11 @@ def play_card(st, seat, c):
 @helper("int64(ST, int64)")
 def playable(st, seat):
     """Seat's cards that may be played now: the suit to follow (the called one after an 8;
-    any on a kept 8 starter), the top card's rank, and every 8."""
+    any on a kept 8 starter), the top card's rank, and every 8.  In the game's first
+    ``follow_suit_turns`` turns (a compensation knob; turns count from 1) only the suit to
+    follow, and no 8: the first seats in turn order must follow the starter's suit."""
+    if st[R_FOLLOW_SUIT_TURNS] != 0 and st[S_TURN] <= st[R_FOLLOW_SUIT_TURNS]:
+        return st[S_HANDS + seat] & SUIT_MASK[st[S_SUIT]] & ~EIGHTS
     return st[S_HANDS + seat] & (SUIT_MASK[st[S_SUIT]] | RANK_MASK[top(st) % 13] | EIGHTS)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from cardlab.sim.errors import InputError
 from cardlab.sim.game import Game, suited_face
 from cardlab.sim.knobs import Knob
 from cardlab.sim.smokestack import layout as L
@@ -42,7 +43,22 @@ class Smokestack(Game):
              "shuffled into the stock (shuffle) or taken out of the game (discard)",
              choices=("shuffle", "discard")),
         Knob("max_turns", "int", 2000, "turn cap: the game is scored as it stands and counted unfinished", 1, 100_000),
+        # compensation knobs: not in the rulebook, balancing options against the advantage of
+        # moving first (measured in docs/rules/smokestack.md); each default is the printed game
+        Knob("ties", "choice", "share", "seats tied for the most chimneys share the win (share, as printed); "
+             "those of them that took the fewest turns win (fewer_turns); or the tied seat latest in turn "
+             "order wins alone (later_seat: the dealer, then seat players-1, ..., seat 1 last)",
+             choices=L.TIES, compensation=True),
+        Knob("first_turn_no_double", "int", 0, "the first n movers (seats 1..n) may not declare a double "
+             "chimney on their first turn (fewer than the players)", 0, L.MAXP - 1, compensation=True),
     )
+
+    def validate(self, rules: dict[str, Any], players: int) -> None:
+        # n = players would take the first-turn double from every seat alike: no compensation
+        n = rules["first_turn_no_double"]
+        if n >= players:
+            raise InputError(f"bad value {n} for knob 'first_turn_no_double' with {players} players: "
+                             f"allowed 0 to {players - 1} (fewer than the players)")
 
     def rules_vector(self, rules: dict[str, Any], players: int) -> np.ndarray:
         v = np.zeros(L.N_RULES, dtype=np.int64)  # the kernel copies it to st[S_RULES:]
@@ -53,6 +69,8 @@ class Smokestack(Game):
         v[L.R_SWEEPS_PER_PLAYER - L.S_RULES] = int(rules["sweeps_per_player"])
         v[L.R_STALL_DISCARD - L.S_RULES] = int(rules["stall_removed"] == "discard")
         v[L.R_MAX_TURNS - L.S_RULES] = int(rules["max_turns"])
+        v[L.R_TIES - L.S_RULES] = L.TIES.index(rules["ties"])
+        v[L.R_FIRST_TURN_NO_DOUBLE - L.S_RULES] = int(rules["first_turn_no_double"])
         return v
 
     def max_length(self, rules: dict[str, Any]) -> int:

@@ -12,6 +12,10 @@ The pending decision is ``st[S_PHASE]``, asked of seat ``st[S_ACTOR]``; in a tur
 - ``D_DOUBLE``: the mover, when a double chimney is legal;
 - ``D_SWAP``: the mover swaps or passes, which ends its turn.
 
+Two compensation knobs (not in the rulebook: balancing options whose defaults are the
+printed game) act here: ``first_turn_no_double`` skips the double chimney of seats 1..n's
+first turns, and ``ties`` breaks a tie for the most chimneys in ``game_over``.
+
 ``step`` applies the answer and plays every chance event after it (deals, chimney
 replacements, the stall's reshuffle) up to the next decision, or ends the game.  Where
 the sweep question stands (``S_ASK_K``, ``S_SWEPT``) lives in the state, so a copy of
@@ -28,9 +32,9 @@ from cardlab.sim.jit import helper, illegal1, illegal2, illegal4, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.smokestack.layout import (
     A_SWAP, D_DOUBLE, D_STALL, D_SWAP, D_SWEEP, END_CAP, END_STOCK, ENGINE, EV_PASS, NCARDS,
-    R_MAX_TURNS, R_PLAYERS, R_SWEEPS_PER_PLAYER, R_SWEEPS_PER_TURN, S_ACTOR, S_ACTS, S_ASK_K,
-    S_BVER, S_CENTER, S_CUR, S_NCH, S_NLAY, S_OVER, S_PASSES, S_PHASE, S_SCORE, S_STOCK, S_STOCK_N,
-    S_SWEEPS, S_SWEPT, S_TURN, ZONES_END,
+    R_FIRST_TURN_NO_DOUBLE, R_MAX_TURNS, R_PLAYERS, R_SWEEPS_PER_PLAYER, R_SWEEPS_PER_TURN, R_TIES,
+    S_ACTOR, S_ACTS, S_ASK_K, S_BVER, S_CENTER, S_CUR, S_NCH, S_NLAY, S_OVER, S_PASSES, S_PHASE,
+    S_SCORE, S_STOCK, S_STOCK_N, S_SWEEPS, S_SWEPT, S_TURN, TIES_LATER_SEAT, TIES_SHARE, ZONES_END,
 )
 from cardlab.sim.smokestack.moves import (  # noqa: F401 - legal: the model's, for callers
     can_double, deal_layout, double, double_legal, emit, legal, settle, stall, stall_legal,
@@ -92,9 +96,44 @@ def give_begin(st):
 
 
 @inline
+def turns_taken(st, s):
+    """Turns seat ``s`` took so far: turn t = 1, 2, ... is seat t mod P's (seat 1 moves
+    first, the dealer, seat 0, last), so a game that ends mid-round leaves the seats
+    after the last mover one turn short.  A turn counts from its double or swap decision
+    on (``S_TURN``), even when the stock ran out during it."""
+    P = st[R_PLAYERS]
+    k = s - 1 if s > 0 else P - 1  # the seat's place in turn order
+    return (st[S_TURN] + P - 1 - k) // P
+
+
+@inline
+def break_tie(st, mask):
+    """The winners of a tie for the most chimneys (``mask``: two seats or more) under the
+    ``ties`` compensation knob: ``later_seat``, the one tied seat latest in turn order (the
+    dealer if tied, else the highest tied seat number); ``fewer_turns``, the tied seats
+    that took the fewest turns (still a shared win when they took as many)."""
+    P = st[R_PLAYERS]
+    if st[R_TIES] == TIES_LATER_SEAT:
+        s = 0 if mask & 1 else P - 1
+        while (mask >> s) & 1 == 0:
+            s -= 1
+        return np.int64(1) << s
+    fewest = st[S_TURN] + 1
+    for s in range(P):
+        if (mask >> s) & 1:
+            fewest = min(fewest, turns_taken(st, s))
+    out = np.int64(0)
+    for s in range(P):
+        if (mask >> s) & 1 and turns_taken(st, s) == fewest:
+            out |= np.int64(1) << s
+    return out
+
+
+@inline
 def game_over(st):
-    """The result: the most chimneys win (ties share the win, 0 chimneys too); the game
-    is unfinished when the cap, not the empty stock, ended it.  No decision pending."""
+    """The result: the most chimneys win (ties share the win, 0 chimneys too, unless the
+    ``ties`` compensation knob breaks them); the game is unfinished when the cap, not the
+    empty stock, ended it.  No decision pending."""
     P = st[R_PLAYERS]
     best = 0
     for s in range(P):
@@ -104,6 +143,8 @@ def game_over(st):
     for s in range(P):
         if st[S_NCH + s] == best:
             mask |= np.int64(1) << s
+    if st[R_TIES] != TIES_SHARE and mask & (mask - 1) != 0:
+        mask = break_tie(st, mask)
     unfinished = st[S_OVER] == 0
     shape.finish(st, ENGINE, mask, st[S_TURN], unfinished, END_CAP if unfinished else END_STOCK)
 
@@ -138,7 +179,9 @@ def ask_sweep_from(st, k):
     """The sweep question goes on with the k-th seat from the mover (seats that used up
     ``sweeps_per_player`` are not asked), until ``sweeps_per_turn`` sweeps were called
     or every seat was asked; then the turn proper: the mover's double chimney when one
-    is legal (``D_DOUBLE``), else its swap (``D_SWAP``)."""
+    is legal (``D_DOUBLE``), else its swap (``D_SWAP``).  Turns 1..n are seats 1..n's first
+    turns: with the ``first_turn_no_double`` compensation knob (n, 0 as printed) they
+    have no double chimney."""
     P = st[R_PLAYERS]
     me = st[S_CUR]
     per_player = st[R_SWEEPS_PER_PLAYER]
@@ -156,7 +199,8 @@ def ask_sweep_from(st, k):
     shape.turn_over(st, ENGINE, progress, st[S_TURN])  # the turn before (and this question) ends
     st[S_TURN] += 1
     st[S_ACTOR] = me
-    st[S_PHASE] = D_DOUBLE if can_double(st, me) else D_SWAP
+    no_double = st[S_TURN] <= st[R_FIRST_TURN_NO_DOUBLE]  # turn t <= n: seat t's first
+    st[S_PHASE] = D_DOUBLE if not no_double and can_double(st, me) else D_SWAP
 
 
 # ---------------------------------------------------------------- the answers

@@ -64,8 +64,10 @@ END_STOCK, END_CAP = range(2)
 S = Schema("smokestack", maxp=MAXP, n_types=NT, events=EVENT_NAMES, ends=END_NAMES,
            decisions=(("sweep", "call"), ("double", "layout"), ("swap", "kind,layout,i,j"),
                       ("stall", "a,b")))
+# the printed rules' slots, then the compensation knobs' (not in the rulebook: balancing
+# options; 0 is the game as printed): the tie rule (TIES below) and first_turn_no_double
 R = S.rules("players", "max_layouts", "straights", "sweeps_per_turn", "sweeps_per_player",
-            "stall_discard", "max_turns")
+            "stall_discard", "max_turns", "ties", "first_turn_no_double")
 S.counter("stock_n", "cards in the stock")
 S.counter("rem_n", "cards out of the game")
 S.counter("turn", "turns played so far (sweeps and stalls are not turns)")
@@ -114,9 +116,10 @@ S_SCORE, S_EVC, S_MASK, S_LENGTH = S.at("score", "evc", "mask", "length")
 S_UNFINISHED, S_END, S_NEV, S_SHAPE = S.at("unfinished", "end", "nev", "shape")
 S_PASSES, S_OVER, S_SWEEPS, S_ASK_K, S_SWEPT = S.at("passes", "over", "sweeps", "ask_k", "swept")
 S_BVER, S_TMP, S_BEST, S_BSTAMP, S_ACTS = S.at("bver", "tmp", "best", "bstamp", "acts")
-R_PLAYERS, R_MAX_LAYOUTS, R_STRAIGHTS = S.rule("players", "max_layouts", "straights")
-R_SWEEPS_PER_TURN, R_SWEEPS_PER_PLAYER = S.rule("sweeps_per_turn", "sweeps_per_player")
-R_STALL_DISCARD, R_MAX_TURNS = S.rule("stall_discard", "max_turns")
+R_PLAYERS, R_MAX_LAYOUTS = S.rule("players", "max_layouts")
+R_STRAIGHTS, R_SWEEPS_PER_TURN = S.rule("straights", "sweeps_per_turn")
+R_SWEEPS_PER_PLAYER, R_STALL_DISCARD = S.rule("sweeps_per_player", "stall_discard")
+R_MAX_TURNS, R_TIES, R_FIRST_TURN_NO_DOUBLE = S.rule("max_turns", "ties", "first_turn_no_double")
 N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)
 S_SIZE, EVW, DONE = S.size, S.evw, S.done
 D_SWEEP, D_DOUBLE, D_SWAP, D_STALL = S.decision("sweep", "double", "swap", "stall")
@@ -129,6 +132,12 @@ S.seal(globals())
 
 # a swap decision's kind: (A_SWAP, layout, slot, center slot) or (A_PASS, 0, 0, 0)
 A_PASS, A_SWAP = range(2)
+
+# the values of the ``ties`` knob (a compensation knob) in its rule slot: seats tied for the
+# most chimneys share the win (as printed); or those of them that took the fewest turns win;
+# or the tied seat latest in turn order (the dealer, seat 0, last) wins alone
+TIES = ("share", "fewer_turns", "later_seat")
+TIES_SHARE, TIES_FEWER_TURNS, TIES_LATER_SEAT = range(3)
 
 # the action kinds a restriction (mcts:never=) may name, bits KIND_BIT + i (moves.restrict_bits)
 RESTRICT_KINDS = ("sweep", "double", "swap")
