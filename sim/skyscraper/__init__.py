@@ -53,6 +53,13 @@ class Skyscraper(Game):
         Knob("skips_stack", "bool", True, "two skip cards on one player skip two turns (false: one)"),
         Knob("solo_discard_specials", "bool", True, "alone, attack and skip cards may be discarded with no effect"),
         Knob("max_turns", "int", 500, "turn cap (seat slots, skipped ones included): the game ends unfinished", 1, 100_000),
+        # compensation knobs: not in the rulebook, balancing options against the advantage of
+        # moving first (measured in docs/rules/skyscraper.md); each default is the printed game
+        Knob("first_turn_no_draw", "int", 0, "balancing option (not in the rulebook): the first n "
+             "seats (0..n-1) skip the start-of-turn draw on their first turn (fewer than the players)",
+             0, L.MAXP - 1, compensation=True),
+        Knob("later_seats_extra", "int", 0, "balancing option (not in the rulebook): every seat after "
+             "the first is dealt this many cards more", 0, 3, compensation=True),
     )
 
     def validate(self, rules: dict[str, Any], players: int) -> None:
@@ -63,9 +70,16 @@ class Skyscraper(Game):
         deck = self.deck_size(rules)
         if deck > L.DECK_MAX:
             raise InputError(f"deck of {deck} cards is too large: at most {L.DECK_MAX}")
-        need = rules["hand_size"] * players
+        n = rules["first_turn_no_draw"]
+        if n >= max(players, 1) and n > 0:
+            # n = players would take the first draw from every seat alike: no compensation
+            raise InputError(f"bad value {n} for knob 'first_turn_no_draw' with {players} players: "
+                             f"allowed 0 to {players - 1} (fewer than the players)")
+        extra = rules["later_seats_extra"]
+        need = rules["hand_size"] * players + extra * max(players - 1, 0)
         if need > deck:
-            raise InputError(f"cannot deal {rules['hand_size']} cards to {players} players from a "
+            what = f" (and later_seats_extra={extra} more to each seat after the first)" if extra else ""
+            raise InputError(f"cannot deal {rules['hand_size']} cards{what} to {players} players from a "
                              f"deck of {deck}: lower hand_size or add cards")
 
     @staticmethod
@@ -86,6 +100,7 @@ class Skyscraper(Game):
             L.R_REFILL_TO: "refill_to", L.R_MAX_DOGS: "max_dogs_per_floor",
             L.R_DOG_MOVES_UP: "dog_moves_up", L.R_SKIPS_STACK: "skips_stack",
             L.R_SOLO_DISCARD: "solo_discard_specials", L.R_MAX_TURNS: "max_turns",
+            L.R_FIRST_TURN_NO_DRAW: "first_turn_no_draw", L.R_LATER_SEATS_EXTRA: "later_seats_extra",
         }
         for slot, name in names.items():
             v[slot - L.S_RULES] = int(rules[name])

@@ -17,7 +17,8 @@ from cardlab.sim.jit import helper, illegal4, inline
 from cardlab.sim.rng import SEAT_RNG, shuffle
 from cardlab.sim.skyscraper.layout import (
     A_STOP, D_PLAY, END_CAP, END_WIN, ENGINE, EV_DEAL, EV_SKIP, F0, NT, R_DRAW_SKIP_AT,
-    R_FLOOR_COPIES, R_FLOOR_MAX, R_FLOORS_TO_WIN, R_HAND_SIZE, R_MAX_TURNS, R_PLAYERS, R_REFILL_TO,
+    R_FIRST_TURN_NO_DRAW, R_FLOOR_COPIES, R_FLOOR_MAX, R_FLOORS_TO_WIN, R_HAND_SIZE,
+    R_LATER_SEATS_EXTRA, R_MAX_TURNS, R_PLAYERS, R_REFILL_TO,
     R_SPECIAL_COUNTS, S_ACTOR, S_ACTS, S_CUR, S_DRAW, S_DRAW_N, S_HAND, S_HELD, S_HSIZE,
     S_MARK_MOVES, S_MARK_RNG, S_MOVES, S_NFL, S_PHASE, S_SCORE, S_SHORTCUT_OFF, S_SKIP, S_TURN,
     ZONES_END,
@@ -50,16 +51,18 @@ def deal(st):
             n += 1
     shuffle(st, S_DRAW, S_DRAW + n)
     st[S_DRAW_N] = n
-    # seat 0's cards first, then seat 1's, off the top
+    # seat 0's cards first, then seat 1's, off the top; with the later_seats_extra
+    # compensation knob (0 as printed) every seat after seat 0 is dealt that many more
     for s in range(P):
-        for _ in range(st[R_HAND_SIZE]):
+        k = st[R_HAND_SIZE] + (st[R_LATER_SEATS_EXTRA] if s > 0 else 0)
+        for _ in range(k):
             n -= 1
             t = st[S_DRAW + n]
             st[S_HAND + s * NT + t] += 1
             st[S_HELD + s * NT + t] = 1
         st[S_DRAW_N] = n
-        st[S_HSIZE + s] = st[R_HAND_SIZE]
-        emit(st, EV_DEAL, -1, s, st[R_HAND_SIZE], 0, 0, 0, 0)
+        st[S_HSIZE + s] = k
+        emit(st, EV_DEAL, -1, s, k, 0, 0, 0, 0)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -96,13 +99,15 @@ def game_over(st, mask, unfinished):
 def start_turn(st, me):
     """The start of seat ``me``'s turn: a skipped turn (milkshake, truck) is spent at once
     (False); a played one starts with the draw below ``draw_skip_at`` cards and waits
-    for the seat's first ``D_PLAY`` (True)."""
+    for the seat's first ``D_PLAY`` (True).  Seat slots 1..n are seats 0..n-1's first: with
+    the ``first_turn_no_draw`` compensation knob (n, 0 as printed) they have no draw."""
     st[S_CUR] = me
     if st[S_SKIP + me] > 0:  # no draw, no play, no refill
         st[S_SKIP + me] -= 1
         emit(st, EV_SKIP, me, 0, 0, 0, 0, 0, 0)
         return False
-    if st[S_HSIZE + me] < st[R_DRAW_SKIP_AT]:
+    n = st[R_FIRST_TURN_NO_DRAW]  # 0 as printed: every turn has its draw
+    if st[S_HSIZE + me] < st[R_DRAW_SKIP_AT] and (n == 0 or st[S_TURN] > n):
         draw(st, me)
     st[S_PHASE] = D_PLAY
     st[S_ACTOR] = me

@@ -40,10 +40,12 @@ END_WIN, END_CAP = range(2)
 # ---------------------------------------------------------------- the state
 S = Schema("skyscraper", maxp=MAXP, n_types=NT, events=EVENT_NAMES, ends=END_NAMES,
            decisions=(("play", "kind,a,b,c"),))
+# the printed rules' slots, then the compensation knobs' (not in the rulebook: balancing
+# options; 0 is the game as printed): first_turn_no_draw and later_seats_extra
 R = S.rules("players", "floor_copies", "floor_max", "floor_sum", "jokers", "dogs", "bones",
             "hammers", "balls", "shakes", "trucks", "thieves", "supers", "floors_to_win",
             "hand_size", "draw_skip_at", "refill_to", "max_dogs", "dog_moves_up",
-            "skips_stack", "solo_discard", "max_turns")
+            "skips_stack", "solo_discard", "max_turns", "first_turn_no_draw", "later_seats_extra")
 S.counter("draw_n", "cards in the draw pile")
 S.counter("disc_n", "cards in the discard pile")
 S.counter("turn", "seat slots played so far (skipped ones included)")
@@ -89,6 +91,7 @@ R_THIEVES, R_SUPERS, R_FLOORS_TO_WIN = S.rule("thieves", "supers", "floors_to_wi
 R_HAND_SIZE, R_DRAW_SKIP_AT, R_REFILL_TO = S.rule("hand_size", "draw_skip_at", "refill_to")
 R_MAX_DOGS, R_DOG_MOVES_UP, R_SKIPS_STACK = S.rule("max_dogs", "dog_moves_up", "skips_stack")
 R_SOLO_DISCARD, R_MAX_TURNS = S.rule("solo_discard", "max_turns")
+R_FIRST_TURN_NO_DRAW, R_LATER_SEATS_EXTRA = S.rule("first_turn_no_draw", "later_seats_extra")
 N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)
 S_SIZE, EVW, DONE = S.size, S.evw, S.done
 D_PLAY = S.decision("play")
