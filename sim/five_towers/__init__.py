@@ -57,6 +57,16 @@ class FiveTowers(Game):
              "(triangular) or n (linear)", choices=("triangular", "linear")),
         Knob("max_rounds", "int", 1000, "safety cap on rounds: a game stopped there is unfinished "
              "and has no winner", 1, 100_000),
+        # compensation knobs: not in the rulebook, balancing options against the advantage of
+        # starting the first round (measured in docs/rules/five_towers.md); each default is the
+        # printed game
+        Knob("seat_points", "int", 0, "balancing option (not in the rulebook): seat s starts with "
+             "s x n points (seat 0, the first start player, none; seat 1 n, seat 2 2n, ...)",
+             0, 10, compensation=True),
+        Knob("ties", "choice", "share", "balancing option (not in the rulebook): seats tied for the "
+             "top score share the win (share, as printed) or the tied seat latest in the first "
+             "round's bidding order, the highest seat number, wins alone (later_seat)",
+             choices=L.TIES, compensation=True),
     )
 
     def validate(self, rules: dict[str, Any], players: int) -> None:
@@ -74,6 +84,8 @@ class FiveTowers(Game):
         v[L.R_TEAR_AFTER - L.S_RULES] = int(rules["teardown_when"] == "after")
         v[L.R_RUBBLE_LINEAR - L.S_RULES] = int(rules["rubble_penalty"] == "linear")
         v[L.R_MAX_ROUNDS - L.S_RULES] = int(rules["max_rounds"])
+        v[L.R_SEAT_POINTS - L.S_RULES] = int(rules["seat_points"])
+        v[L.R_TIES - L.S_RULES] = L.TIES.index(rules["ties"])
         return v
 
     def max_length(self, rules: dict[str, Any]) -> int:

@@ -21,6 +21,7 @@ from cardlab.sim.rng import shuffle
 from cardlab.sim.five_towers.layout import (
     D_BID, D_PLACE, D_TEAR, END_CAP, END_DECK, ENGINE, EV_ALL_PASS, EV_BID, EV_BUILD1, EV_PASS,
     EXTRA, MAXH, MAXOFF, NK, NT, NV, R_ALLPASS_STAY, R_DECK, R_MAX_ROUNDS, R_PLAYERS, R_TEAR_AFTER,
+    R_TIES, TIES_LATER_SEAT,
     S_ACTOR, S_BIDDER, S_DRAW, S_DRAW_N, S_EVC, S_HIGH, S_OFFER, S_OFFER_N, S_OVER, S_PHASE,
     S_PLACED, S_PLAYED, S_ROUND, S_SCORE, S_SIZE, S_SPOKEN, S_START, S_TH, S_TOW,
 )
@@ -108,7 +109,9 @@ def open_round(st):
 
 @inline
 def game_over(st):
-    """Scoring: points per seat; every seat with the top score wins (none when capped)."""
+    """Scoring: points per seat; every seat with the top score wins (none when capped).
+    With the ``ties`` compensation knob at ``later_seat`` a tie for the top score goes to
+    the tied seat latest in the first round's bidding order (the highest seat number)."""
     P = st[R_PLAYERS]
     unfinished = st[S_OVER] == 0 and st[S_ROUND] >= st[R_MAX_ROUNDS]
     best = -(1 << 40)
@@ -126,6 +129,11 @@ def game_over(st):
         for s in range(P):
             if st[S_SCORE + s] == best:
                 mask |= np.int64(1) << s
+        if st[R_TIES] == TIES_LATER_SEAT:
+            s = P - 1
+            while (mask >> s) & 1 == 0:
+                s -= 1
+            mask = np.int64(1) << s
     shape.finish(st, ENGINE, mask, st[S_ROUND], unfinished, END_CAP if unfinished else END_DECK)
 
 

@@ -54,8 +54,10 @@ END_DECK, END_CAP = range(2)
 # whose plan has n cards, not the bid's, says so and the kernel names both).
 S = Schema("five_towers", maxp=MAXP, n_types=NT, events=EVENT_NAMES, ends=END_NAMES,
            decisions=(("bid", "bid"), ("tear", "kind"), ("place", "slot,cards")))
+# the last two are compensation knobs (not in the rulebook: balancing options; 0 is the
+# game as printed): seat_points (seat s starts with s * n points) and ties (TIES below)
 R = S.rules("players", "deck", "offer", "allpass_stay", "tear_after", "rubble_linear",
-            "max_rounds")
+            "max_rounds", "seat_points", "ties")
 S.counter("draw_n", "cards in the draw pile")
 S.counter("disc_n", "cards in the discard pile")
 S.counter("offer_n", "offer slots revealed this round (taken ones are -1)")
@@ -132,6 +134,7 @@ S_PLAN_DONE, S_PLAN_N, S_PLAN, S_PC = S.at("plan_done", "plan_n", "plan", "pc")
 S_DP, S_SEQ, S_TMP, S_ACTS = S.at("dp", "seq", "tmp", "acts")
 R_PLAYERS, R_DECK, R_OFFER, R_ALLPASS_STAY = S.rule("players", "deck", "offer", "allpass_stay")
 R_TEAR_AFTER, R_RUBBLE_LINEAR, R_MAX_ROUNDS = S.rule("tear_after", "rubble_linear", "max_rounds")
+R_SEAT_POINTS, R_TIES = S.rule("seat_points", "ties")
 N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)
 S_SIZE, EVW, DONE = S.size, S.evw, S.done
 D_BID, D_TEAR, D_PLACE = S.decision("bid", "tear", "place")
@@ -144,3 +147,8 @@ S.seal(globals())
 
 # the action kinds a restriction (mcts:never=) may name, bits KIND_BIT + i (moves.restrict_bits)
 RESTRICT_KINDS = ("bid", "tear")
+
+# the ties compensation knob: seats tied for the top score share the win (as printed), or
+# the tied seat latest in the first round's bidding order (the highest seat number) wins alone
+TIES = ("share", "later_seat")
+TIES_SHARE, TIES_LATER_SEAT = range(2)

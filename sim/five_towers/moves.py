@@ -17,7 +17,7 @@ from cardlab.sim.schema import KIND_BIT
 from cardlab.sim.rng import shuffle
 from cardlab.sim.five_towers.layout import (
     D_BID, D_PLACE, D_TEAR, EMPTY, EV_DISCARD, EV_PLACE, EV_RESHUFFLE, EV_REVEAL,
-    EV_TEARDOWN, MAXH, MAXP, NCARDS, NK, NT, NV, R_OFFER, R_RUBBLE_LINEAR, R_TEAR_AFTER,
+    EV_TEARDOWN, MAXH, MAXP, NCARDS, NK, NT, NV, R_OFFER, R_RUBBLE_LINEAR, R_SEAT_POINTS, R_TEAR_AFTER,
     S_ACTOR, S_ACTS, S_CAN, S_CAN_SEAT, S_DISC, S_DISC_N, S_DP, S_DRAW, S_DRAW_N, S_EVC,
     S_HELD, S_HIGH, S_KM, S_NEV, S_OFFER, S_OFFER_N, S_OVER, S_PHASE, S_PLACED, S_ROUND,
     S_RUB, S_RUB_N, S_RUNOUTS, S_SEQ, S_SIZE, S_SPOKEN, S_TH, S_TOP, S_TOW, S_VER, ZONES_END,
@@ -533,8 +533,10 @@ def place(st, seat, j):
 @helper("int64(ST, int64)")
 def score(st, seat):
     """1 a card in the towers, +1 a card of a tower capped by a 0, +1 a card of the
-    tallest tower; minus the rubble penalty (1 + 2 + ... + n, or n when linear)."""
-    pts = 0
+    tallest tower; minus the rubble penalty (1 + 2 + ... + n, or n when linear); plus
+    the seat's start points (the ``seat_points`` compensation knob: seat s starts with
+    s * n points, 0 as printed)."""
+    pts = seat * st[R_SEAT_POINTS]
     tallest = 0
     for k in range(NK):
         h = st[S_TH + seat * NK + k]
