@@ -1041,3 +1041,56 @@ def test_swap_last_block_allow_plays_the_old_games():
         runner.make_setup("block_tower", 4, ["swap_last_block=allow"], "reference", 1), 20_000, 2))))
     assert got["win_rate_by_seat"] == want["win_rate_by_seat"]
     assert got["events_per_game"] == want["events_per_game"] and got["length"] == want["length"]
+
+
+# ---------------------------------------------------------------- the compensation knob
+
+
+def _deal(r, rules=None):
+    """Round r dealt on one seed: each seat's hand (card ids), in deal order, and the draw
+    pile left."""
+    st = make_state(players=4, rules=rules, capacity=20)
+    M.new_round(st, r)
+    n, ev, _ = GAME.trace_arrays(st)
+    deals = [(int(e[3]), [c for c in range(L.NCMAX) if (int(e[4]) >> c) & 1]) for e in ev[:n]
+             if e[0] == L.EV_DEAL]
+    return deals, [int(x) for x in st[L.S_DRAW:L.S_DRAW + st[L.S_DRAW_N]]]
+
+
+def test_first_start_fewer_deals_round_zeros_start_seat_fewer_cards():
+    printed, left = _deal(0)
+    assert [(s, len(h)) for s, h in printed] == [(0, 3), (1, 3), (2, 3), (3, 3)]
+    deals, rest = _deal(0, {"first_start_fewer": 2})
+    assert [(s, len(h)) for s, h in deals] == [(0, 1), (1, 3), (2, 3), (3, 3)]
+    # the same cards off the same top: seat 0 takes 1, each next seat the next 3
+    order = lambda d: [c for _, h in d for c in h]  # noqa: E731
+    assert len(rest) == len(left) + 2 and set(order(deals)) | set(rest) == set(order(printed)) | set(left)
+    # later rounds are dealt as printed, whoever starts them
+    assert _deal(1, {"first_start_fewer": 2}) == _deal(1)
+    assert _deal(4, {"first_start_fewer": 2})[0] == _deal(4)[0]
+
+
+def test_first_start_fewer_must_leave_the_start_seat_a_card():
+    from cardlab.sim.errors import InputError
+    for rules in ({"first_start_fewer": "3"}, {"hand_size": "2", "first_start_fewer": "2"}, {"first_start_fewer": "10"}):
+        with pytest.raises(InputError, match="first_start_fewer") as e:
+            GAME.resolve_rules(rules, 4)
+        assert "\n" not in str(e.value)
+    GAME.resolve_rules({"hand_size": "5", "first_start_fewer": "4"}, 4)
+    assert [k.name for k in GAME.knobs if k.compensation] == ["first_start_fewer"]
+
+
+def test_first_start_fewer_moves_seat_zeros_hand_and_result_on_the_same_seed():
+    """3,000 games of reference self-play: with two cards fewer seat 0 plays round 0 from
+    a 1-card hand, so the games differ (a knob that changed nothing would give the very
+    same games, the same wins and points, and fail)."""
+    from cardlab.sim import runner
+
+    def run(*sets):
+        r = runner.run(runner.make_setup("block_tower", 4, list(sets), "reference", seed=9), 3000, jobs=1)
+        return r.tally.wins[:4].copy(), r.tally.games
+
+    printed, games = run()
+    fewer, _ = run("first_start_fewer=2")
+    assert games == 3000 and not np.array_equal(printed, fewer)
+    assert fewer[0] < printed[0] + 0.01 * games  # never more than a point better for seat 0

@@ -84,7 +84,10 @@ S = Schema("block_tower", maxp=MAXP, n_types=NT, events=EVENT_NAMES, ends=END_NA
 R = S.rules("players", "nb", "n1", "n12", "target", "hand", "min_tower", "max_rounds",
             "blockmask", "resh_n", "resh_any", "swap_match", "split_min", "swap_keep",
             "base", "ah", "au", "anyf", "risk_style", "push_style", "adj_risk", "rem_risk",
-            "d1", "d2", "d3", "s1", "s2", "s3", *(f"skill{s}" for s in range(MAXP)))
+            "d1", "d2", "d3", "s1", "s2", "s3", *(f"skill{s}" for s in range(MAXP)),
+            # a compensation knob (not in the rulebook: a balancing option; 0 is the game as
+            # printed): round 0's start seat is dealt first_start_fewer cards fewer
+            "first_start_fewer")
 S.counter("turn", "turns begun in the game")
 S.counter("round", "the round (0-based)")
 S.counter("start", "the seat holding the start card this round")
@@ -136,7 +139,10 @@ S.progress("points", close=3)  # close: the runner-up at most one block (1-3 poi
 # seat numbers (the observation vector gives them from the observer) and float64 bits
 S.numbers(seats=("start", "cur", "prev"),
           floats=("u", "share", "base", "ah", "au", "anyf", "risk_style", "push_style", "adj_risk", "rem_risk",
-                  "d1", "d2", "d3", "s1", "s2", "s3", *(f"skill{s}" for s in range(MAXP))))
+                  "d1", "d2", "d3", "s1", "s2", "s3", *(f"skill{s}" for s in range(MAXP)),
+            # a compensation knob (not in the rulebook: a balancing option; 0 is the game as
+            # printed): round 0's start seat is dealt first_start_fewer cards fewer
+            "first_start_fewer"))
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
 S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_TURN, S_ROUND, S_START, S_DIR = S.at("turn", "round", "start", "dir")
@@ -156,7 +162,7 @@ R_BASE, R_AH, R_AU, R_ANYF, R_RISK_STYLE = S.rule("base", "ah", "au", "anyf", "r
 R_PUSH_STYLE, R_ADJ_RISK, R_REM_RISK, R_D1 = S.rule("push_style", "adj_risk", "rem_risk", "d1")
 R_D2, R_D3, R_S1, R_S2, R_S3, R_SKILL0 = S.rule("d2", "d3", "s1", "s2", "s3", "skill0")
 R_SKILL1, R_SKILL2, R_SKILL3, R_SKILL4 = S.rule("skill1", "skill2", "skill3", "skill4")
-R_SKILL5 = S.rule("skill5")
+R_SKILL5, R_FIRST_START_FEWER = S.rule("skill5", "first_start_fewer")
 N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)
 S_SIZE, EVW, DONE = S.size, S.evw, S.done
 D_RESHUFFLE, D_ACTION, D_SECOND, D_BLOCK = S.decision("reshuffle", "action", "second", "block")

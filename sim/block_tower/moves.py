@@ -41,6 +41,7 @@ from cardlab.sim.block_tower.layout import (
     R_BASE,
     R_BLOCKMASK,
     R_D,
+    R_FIRST_START_FEWER,
     R_HAND,
     R_MIN_TOWER,
     R_N1,
@@ -276,7 +277,9 @@ def reshuffle(st, me):
 def new_round(st, r):
     """Round r: the start card is at seat r mod players with direction +1 (even r) or
     -1 (odd r); every card is shuffled into the draw pile; hand_size cards are dealt to
-    each seat off the top, the start seat first, in turn order (one deal event a seat)."""
+    each seat off the top, the start seat first, in turn order (one deal event a seat).
+    The ``first_start_fewer`` compensation knob (0: the printed deal) deals round 0's start
+    seat (seat 0) that many cards fewer; the others are dealt the next cards off the top."""
     P = st[R_PLAYERS]
     nb = st[R_NB]
     st[S_ROUND] = r
@@ -302,10 +305,10 @@ def new_round(st, r):
     s = st[S_START]
     d = st[S_DIR]
     hs = st[R_HAND]
-    for _ in range(P):
+    for i in range(P):
         n = st[S_DRAW_N]
         got = np.int64(0)
-        for _k in range(hs):
+        for _k in range(hs - st[R_FIRST_START_FEWER] if r == 0 and i == 0 else hs):
             n -= 1
             c = st[S_DRAW + n]
             receive(st, s, c)
