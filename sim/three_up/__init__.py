@@ -79,6 +79,11 @@ class ThreeUp(Game):
              choices=L.EXTRA_CHOICES),
         Knob("max_turns", "int", 1000, "turn cap (seat slots, pick-up-only turns included): the "
              "game ends with no winner, counted unfinished", 1, 100_000),
+        # a compensation knob: not in the rulebook, a balancing option against the first
+        # player's edge (measured in docs/rules/three_up.md); 0 is the printed game
+        Knob("later_seats_extra", "int", 0, "balancing option (not in the rulebook): once every seat "
+             "has laid its up cards, each seat after seat 0 draws this many cards into its hand "
+             "before the first turn", 0, 3, compensation=True),
     )
 
     def validate(self, rules: dict[str, Any], players: int) -> None:
@@ -94,6 +99,11 @@ class ThreeUp(Game):
             raise InputError(f"cannot deal {L.NDOWN} down cards and {L.NDEAL} cards to each of "
                              f"{players} players ({need} cards) from a deck of {n}: add cards "
                              f"or lower --players")
+        extra = rules["later_seats_extra"] * (players - 1)
+        if need + extra > n:
+            raise InputError(f"cannot give each seat after seat 0 later_seats_extra="
+                             f"{rules['later_seats_extra']} cards more ({extra} in all): the deal "
+                             f"leaves {n - need} in the draw pile")
 
     def rules_vector(self, rules: dict[str, Any], players: int) -> np.ndarray:
         v = np.zeros(L.N_RULES, dtype=np.int64)  # the kernel copies it to st[S_RULES:]
@@ -110,6 +120,7 @@ class ThreeUp(Game):
         v[L.R_MAX_TURNS - L.S_RULES] = int(rules["max_turns"])
         for i, (t, _) in enumerate(cards):
             v[L.R_TYPE - L.S_RULES + i] = t
+        v[L.R_LATER_SEATS_EXTRA - L.S_RULES] = int(rules["later_seats_extra"])
         return v
 
     def max_length(self, rules: dict[str, Any]) -> int:

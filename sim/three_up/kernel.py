@@ -22,14 +22,15 @@ from cardlab.sim.three_up.moves import progress
 from cardlab.sim.jit import helper, illegal1, illegal3, inline
 from cardlab.sim.rng import shuffle
 from cardlab.sim.three_up.layout import (
-    A_PICKUP, A_STOP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, HAND, MAXK, NDEAL, NT,
-    R_TYPE, S_DEALT, S_HAND, S_HCNT, P_CHOSEN, P_DOWN, P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP,
-    R_EMPTY_HAND_PICKUP, R_MAX_TURNS, R_NCARDS, R_PLAYERS, S_ACTOR, S_ACTS, S_DOWN_N, S_DRAW,
-    S_DRAW_N, S_GAVE_UP, S_HAND_N, S_EXTRA, S_MAY_DRAW, S_OWED, S_PHASE, S_PICKED, S_SCORE, S_TOP,
-    S_TURN, S_UP_N, S_WIN, SRC_HAND, SRC_UP, T_CLR1, T_CLR2, ZONES_END,
+    A_PICKUP, A_STOP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, EV_DRAW, HAND, MAXK,
+    NDEAL, NT, P_CHOSEN, P_DOWN, P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP,
+    R_LATER_SEATS_EXTRA, R_MAX_TURNS, R_NCARDS, R_PLAYERS, R_TYPE, SRC_HAND, SRC_UP, S_ACTOR,
+    S_ACTS, S_DEALT, S_DOWN_N, S_DRAW, S_DRAW_N, S_EXTRA, S_GAVE_UP, S_HAND, S_HAND_N, S_HCNT,
+    S_MAY_DRAW, S_OWED, S_PHASE, S_PICKED, S_SCORE, S_TOP, S_TURN, S_UP_N, S_WIN, T_CLR1, T_CLR2,
+    ZONES_END,
 )
 from cardlab.sim.three_up.moves import (  # noqa: F401 - legal: the model's, for tests
-    can_play, choose_up, deal, discard, discard_legal, draw_up, legal, pickup,
+    can_play, choose_up, deal, discard, discard_legal, draw_up, emit, hand_add, legal, pickup,
     play_down, stop_chain, up_legal,
 )
 from cardlab.sim.three_up.layout import S_HMASK
@@ -83,6 +84,24 @@ def give_begin(st):
 
 
 # ---------------------------------------------------------------- a turn
+
+
+@inline
+def later_seats_draw(st):
+    """The compensation knob ``later_seats_extra`` (not in the rulebook; 0 as printed): once
+    every seat has laid its up cards, each seat after seat 0, in seat order, draws that many
+    cards off the draw pile into its hand before the first turn, one draw event each (more
+    cards in hand means more choices: measured, it helps the seat that holds them)."""
+    n = st[S_DRAW_N]
+    for s in range(1, st[R_PLAYERS]):
+        for _ in range(st[R_LATER_SEATS_EXTRA]):
+            if n == 0:
+                return
+            n -= 1
+            st[S_DRAW_N] = n
+            c = st[S_DRAW + n]
+            hand_add(st, s, c)
+            emit(st, EV_DRAW, s, c, 0, 0)
 
 
 @inline
@@ -237,6 +256,7 @@ def apply(st, kind, a, b, c):
         if me + 1 < st[R_PLAYERS]:
             st[S_ACTOR] = me + 1
             return True
+        later_seats_draw(st)
         begin_turn(st, 0)
     turns(st)
     return True

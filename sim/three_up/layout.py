@@ -130,9 +130,12 @@ S = Schema("three_up", maxp=MAXP, n_types=NT, events=EVENT_NAMES, ends=END_NAMES
            decisions=(("up", "mask"), ("draw", "draw"), ("discard", "kind,type,count")))
 # the rule vector: the knobs, then the deck: the card type of every card id (MAXC slots,
 # R_TYPE + id); R_EMPTY_HAND_PICKUP is the knob empty_hand_in_chain, 0 = draw, 1 = pickup;
-# R_EXTRA_OPT the knob extra_discards, 0 = compulsory, 1 = hand_optional
+# R_EXTRA_OPT the knob extra_discards, 0 = compulsory, 1 = hand_optional; R_LATER_SEATS_EXTRA
+# the compensation knob later_seats_extra (0 = the printed game), last so every other slot
+# keeps its place
 R = S.rules("players", "ncards", "maxn", "clear_run", "equal", "must", "max_turns",
-            "draw_after_pickup", "empty_hand_pickup", "extra_opt", *(f"type{i}" for i in range(MAXC)))
+            "draw_after_pickup", "empty_hand_pickup", "extra_opt", *(f"type{i}" for i in range(MAXC)),
+            "later_seats_extra")
 S.counter("draw_n", "cards in the draw pile")
 S.counter("pile_n", "cards in the discard pile")
 S.counter("gone_n", "cards cleared (out of the game)")
@@ -236,6 +239,7 @@ R_TYPE112, R_TYPE113, R_TYPE114, R_TYPE115 = S.rule("type112", "type113", "type1
 R_TYPE116, R_TYPE117, R_TYPE118, R_TYPE119 = S.rule("type116", "type117", "type118", "type119")
 R_TYPE120, R_TYPE121, R_TYPE122, R_TYPE123 = S.rule("type120", "type121", "type122", "type123")
 R_TYPE124, R_TYPE125, R_TYPE126, R_TYPE127 = S.rule("type124", "type125", "type126", "type127")
+R_LATER_SEATS_EXTRA = S.rule("later_seats_extra")
 N_RULES, ZONES_END, TRACE_ROW, N_EV = len(S.rule_names), S.zones_end, S.trace_row, len(S.events)
 S_SIZE, EVW, DONE = S.size, S.evw, S.done
 D_UP, D_DRAW, D_DISCARD = S.decision("up", "draw", "discard")
