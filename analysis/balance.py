@@ -49,7 +49,7 @@ import itertools
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 import numpy as np
 from scipy.stats import norm
@@ -209,7 +209,7 @@ def worst_margin(figs: dict[str, list[Figure]], targets: list[Target]) -> float:
 
 
 # ------------------------------------------------------------------ playing (a game, or a test's model)
-class Player:
+class Player(Protocol):
     """Plays a candidate's games [start, start + n): ``games(c, start, n)``.  ``prepare(c)``
     says whether the candidate is a distinct, allowed game (False: skip it; its reason in
     ``refused``).  The game's player is ``GamePlayer``; tests give a synthetic one."""
@@ -254,9 +254,12 @@ class Search:
         if s.n >= n:
             return
         t0 = self.clock()
+        before = getattr(self.player, "played", None)
         more = self.player.games(s.candidate, s.n, n - s.n)
-        if n - s.n > 0:
-            took = (self.clock() - t0) / (n - s.n)
+        # seconds a game, from the games really played (a rerun loads saved ones in no time)
+        played = n - s.n if before is None else self.player.played - before
+        if played > 0:
+            took = (self.clock() - t0) / played
             self.rate = took if self.rate is None else 0.7 * self.rate + 0.3 * took
         s.games = more if s.games is None else s.games.then(more)
         s.figs = figures(s.games, self.targets, self.player.players)
@@ -357,10 +360,11 @@ class Search:
 
 
 # ------------------------------------------------------------------ verification and strong play
-def needed_games(fig: Figure, t: Target, z: float) -> float:
+def needed_games(fig: Figure, t: Target, z: float, either: bool = False) -> float:
     """Games for the interval of ``fig`` (at ``z``) to fit inside the band, from its spread and
-    its distance to the band's nearer edge (inf when the estimate sits on an edge or outside)."""
-    m = t.margin(fig.mean)
+    its distance to the band's nearer edge (inf when the estimate sits on an edge or outside);
+    ``either``: to lie wholly inside or wholly outside, whichever side the estimate is on."""
+    m = abs(t.margin(fig.mean)) if either else t.margin(fig.mean)
     if not (m > 0 and math.isfinite(fig.sd)):
         return math.inf
     return (z * fig.sd / m) ** 2
@@ -377,7 +381,7 @@ def judge(figs: dict[str, list[Figure]], targets: list[Target], z: float) -> dic
                 v = "outside"
             else:
                 v = "open"
-            need = needed_games(f, t, z)
+            need = needed_games(f, t, z, either=True)
             decide = int(math.ceil(need)) if v == "open" and math.isfinite(need) else None
             rows.append({"target": t.text, "component": i, **f.to_json(), "verdict": v, "games_to_decide": decide})
             verdicts.append(v)

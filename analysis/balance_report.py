@@ -66,7 +66,7 @@ def _decide(judged: dict[str, Any]) -> str:
     if not need:
         return ""
     if any(n is None for n in need):
-        return " (an estimate on a band's edge: no number of games would decide)"
+        return " (an estimate on the band's very edge: no number of games would decide)"
     return f" (about {max(need):,} games would decide)"
 
 
@@ -126,6 +126,8 @@ def verdict(r) -> str:
                 f"{p.candidate.label}, with {figures_text(r.targets, figs, unit)} on {p.search_games:,} games."
                 + more)
     p = r.proposals[0]
+    if p.fresh and "fresh" in r.current:  # compared on the same fresh deals
+        cur = figures_text(r.targets, r.current["fresh"]["figures"], unit)
     if p.verified:
         s = (f"{p.candidate.label} meets {want}: {_judged(r.targets, p.fresh, unit)} on {p.fresh_games:,} "
              f"fresh games (intervals adjusted over the short list's {p.fresh['intervals']} figures), against "

@@ -52,6 +52,7 @@ class GamePlayer:
         self._vectors: dict[bytes, Candidate] = {}
         self.memory: dict[str, Games] = {}   # every run of games played or loaded, by its key
         self.reused = 0                      # games loaded from an earlier run's folder
+        self.played = 0                      # games played by this run
 
     def setup(self, c: Candidate, strategies: str | None = None):
         from cardlab.sim.runner import make_setup
@@ -76,10 +77,25 @@ class GamePlayer:
     def games(self, c: Candidate, start: int, n: int, strategies: str | None = None) -> Games:
         s = self.setups[c] if strategies is None else self.setup(c, strategies)
         return play_saved(s, start, n, self.jobs, self.folder, self.memory, self.backend, self.scheduler,
-                          self.progress, on_reuse=self._reused)
+                          self.progress, on_reuse=self._reused, on_play=self._played)
+
+    def held(self, c: Candidate, start: int, strategies: str | None = None) -> int:
+        """Games of ``c`` from ``start`` on that this run holds or ``folder`` kept (no game played)."""
+        s = self.setups[c] if strategies is None else self.setup(c, strategies)
+        key = _key(s, _origin(start))
+        if key not in self.memory and self.folder is not None:
+            have = _load(self.folder / f"{key}.npz", _origin(start))
+            if have is not None:
+                self.memory[key] = have
+                self._reused(have.n)
+        have = self.memory.get(key)
+        return 0 if have is None else max(0, have.n - (start - _origin(start)))
 
     def _reused(self, n: int) -> None:
         self.reused += n
+
+    def _played(self, n: int) -> None:
+        self.played += n
 
 
 def _key(setup, start: int) -> str:
@@ -96,7 +112,8 @@ def _rows_to_games(start: int, rows: np.ndarray) -> Games:
 
 def play_saved(setup, start: int, n: int, jobs, folder: Path | None, memory: dict[str, Games],
                backend: str = "local", scheduler: str | None = None, progress=None,
-               on_reuse: Callable[[int], None] | None = None) -> Games:
+               on_reuse: Callable[[int], None] | None = None,
+               on_play: Callable[[int], None] | None = None) -> Games:
     """Games [start, start + n) of ``setup``: what this run holds of them (``memory``), else
     what ``folder`` holds from an earlier run (counted by ``on_reuse``), the rest played and
     the whole run saved again (atomically).  A run of games is kept from the first index it
@@ -117,6 +134,8 @@ def play_saved(setup, start: int, n: int, jobs, folder: Path | None, memory: dic
         r = runner.run(setup, start + n - lo, jobs, keep_rows=True, start=lo, backend=backend,
                        scheduler=scheduler, progress=runner.weigh(progress, setup))
         more = _rows_to_games(lo, np.asarray(r.rows))
+        if on_play:
+            on_play(more.n)
         have = more if have is None else have.then(more)
         if path is not None:
             tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
@@ -357,21 +376,20 @@ def verify(result: BalanceResult, pl: GamePlayer, search: Search, deadline: floa
         plans.append(max(MIN_FRESH, int(min(need, 1e12))) if math.isfinite(need) else None)
     left = max(0.0, deadline - clock())
     afford = int(left / rate / (len(plans) + 1)) if rate else MIN_FRESH
-    n_base = 0
+    n_base, played = 0, []
     for p, plan in zip(result.proposals, plans):
         n = max(MIN_FRESH, min(plan or afford, afford, 10_000_000))
         say(f"verifying {p.candidate.label} on {n:,} fresh games")
         g = pl.games(p.candidate, FRESH, n)
         p.fresh_games = n
         p.fresh = judge(figures(g, tg, pl.players, z), tg, z) | {"z": round(z, 3), "intervals": m}
-        p._fresh_games = g  # type: ignore[attr-defined]
+        played.append(g)
         n_base = max(n_base, n)
     base = pl.games(CURRENT, FRESH, n_base)
     result.current["fresh"] = {"games": n_base, "figures": {t.text: [f.to_json() for f in fs] for t, fs in
                                                             zip(tg, figures(base, tg, pl.players).values())}}
-    for p in result.proposals:
-        p.side_effects = side_effects(p._fresh_games, base, pl.players, tg)  # type: ignore[attr-defined]
-        del p._fresh_games  # type: ignore[attr-defined]
+    for p, g in zip(result.proposals, played):
+        p.side_effects = side_effects(g, base, pl.players, tg)
     # the verified first (in the search's order), then the rest: the short list's ranks say
     # what holds on fresh deals
     result.proposals.sort(key=lambda p: not p.verified)
@@ -389,19 +407,20 @@ def strong_play(result: BalanceResult, pl: GamePlayer, label: str, deadline: flo
     from cardlab.sim.runner import warm
 
     warm(pl.setup(CURRENT, label))  # compiled (or loaded) before the clock starts: the probe times games only
-    t0 = clock()
+    held = pl.held(CURRENT, FRESH, label)  # kept from an earlier run: they cost nothing now
     say(f"strong play ({label}): measuring its speed")
-    probe = pl.games(CURRENT, FRESH, STRONG_PROBE, strategies=label)
-    rate = max((clock() - t0) / STRONG_PROBE, 1e-6)
+    t0, before = clock(), pl.played
+    probe = pl.games(CURRENT, FRESH, held + STRONG_PROBE, strategies=label)  # the next games, timed
+    rate = max((clock() - t0) / max(pl.played - before, 1), 1e-6)
     left = max(0.0, deadline - clock())
-    afford = int(left / rate / (len(who) + 1)) // STRONG_PROBE * STRONG_PROBE
+    afford = held + STRONG_PROBE + int(left / rate / (len(who) + 1)) // STRONG_PROBE * STRONG_PROBE
     # enough for an interval half as wide as the heuristics' margin to the band's edge (strong
     # play moves the figures: room to spare), at least STRONG_MIN, at most the search's cap:
     # a strong player fast enough for that plays the same games on every machine
     plan = max(4 * needed_games(f, t, Z95) for p in who for t in tg for f in p.search[t.figure])
     n = min(afford, int(min(max(plan, STRONG_MIN), max_games)) if math.isfinite(plan) else max_games)
     n = max(STRONG_PROBE, n)
-    base = pl.games(CURRENT, FRESH, n, strategies=label) if n > STRONG_PROBE else probe
+    base = pl.games(CURRENT, FRESH, n, strategies=label) if n > probe.n else probe.head(n)
     result.strong_current = judge(figures(base, tg, pl.players), tg, Z95) | {"games": base.n}
     for p in who:
         say(f"strong play on {p.candidate.label}: {n:,} games")

@@ -15,7 +15,9 @@ with a fixed game count and seed, from the repository root:
     (and the same for three_up and block_tower, 4 players)
 
 the strategy-search examples in ``reports/optimize/`` (``cardlab optimize ... --out``) and
-the sweep example in ``reports/sweeps/`` (``cardlab sweep ... --report``).
+the sweep example in ``reports/sweeps/`` (``cardlab sweep ... --report``) and the balance
+examples in ``reports/balance/`` (``cardlab balance ... --out``; their strong-play part
+depends on the machine's speed: the budget is wall time).
 
 Results depend only on the seed, the game count, the rules and the strategies, so the
 numbers, tables and figures come out identical on every machine; only the timing fields
@@ -52,6 +54,13 @@ SWEEPS = [
     ("skyscraper", ["floors_to_win=4,5", "players=2,3,4"], 100_000, "reports/sweeps/skyscraper_floors"),
 ]
 
+# balance examples (the default 30-minute budget: strong play takes what the search leaves,
+# so these pages depend on the machine's speed): (game, [--target ...], folder)
+BALANCE = [
+    ("crazy_eights", ["seat_edge=0±1"], "reports/balance/crazy_eights"),
+    ("smokestack", ["seat_edge=0±1"], "reports/balance/smokestack"),
+]
+
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -84,6 +93,15 @@ def main() -> int:
             continue
         cmd = [sys.executable, "-m", "cardlab.cli", "optimize", game, "--strategy", strat, "--against", field,
                "--players", str(players), "--games", str(games), "--budget", str(budget), "--seed", "1",
+               "--out", out, "--quiet"]
+        print("running:", " ".join(cmd[2:]), flush=True)
+        rc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL).returncode
+        if rc:
+            return rc
+    for game, targets, out in BALANCE:
+        if args.game and game not in args.game:
+            continue
+        cmd = [sys.executable, "-m", "cardlab.cli", "balance", game, *[a for t in targets for a in ("--target", t)],
                "--out", out, "--quiet"]
         print("running:", " ".join(cmd[2:]), flush=True)
         rc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL).returncode

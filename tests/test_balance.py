@@ -226,3 +226,19 @@ def test_the_dask_backend_gives_the_local_result_on_one_cluster(monkeypatch):
     on_dask = balance("crazy_eights", ["length<30"], backend="dask", **kw)
     assert len(clusters) == 1  # every block of every candidate on the one session's cluster
     assert _strip(on_dask.to_json()) == _strip(balance("crazy_eights", ["length<30"], **kw).to_json())
+
+
+def test_a_balance_run_prints_json_and_is_recorded_in_the_history(tmp_path, monkeypatch):
+    from cardlab.analysis.history import runs
+
+    env = {k: v for k, v in os.environ.items() if k != "CARDLAB_HISTORY"} | {"CARDLAB_HOME": str(tmp_path)}
+    p = subprocess.run([sys.executable, "-m", "cardlab.cli", "balance", "crazy_eights", "--target", "length<30",
+                        "--knobs", "draw_limit", "--games", "200", "--max-games", "400", "--strong", "none",
+                        "--json"], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["met"] and doc["proposals"][0]["verified"] and doc["command"].startswith("cardlab balance")
+    monkeypatch.setenv("CARDLAB_HOME", str(tmp_path))
+    monkeypatch.delenv("CARDLAB_HISTORY", raising=False)
+    rec = runs("crazy_eights")
+    assert list(rec["command"]) == ["balance"] and json.loads(rec["summary"][0])["verdict"] == doc["verdict"]
