@@ -52,9 +52,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 import numpy as np
-from scipy.stats import norm
 
 from cardlab.analysis.balance_targets import HEADLINES, Target, mean_interval, per_game
+from cardlab.analysis.stats import Z95
 from cardlab.sim.errors import InputError
 
 VALUES = 6               # values tried per knob
@@ -62,7 +62,6 @@ FRESH = 1 << 40          # the verification's first game index: far beyond any s
 PAIRS = 24               # combinations tried per stage beyond the first
 KEEP = 4                 # successive halving never keeps fewer open candidates
 SHARES = (0.55, 0.2)     # the budget's shares for the search and the verification; strong play the rest
-Z95 = float(norm.ppf(0.975))
 UNIT_DIGITS = {"points": 1, "%": 2}
 
 

@@ -82,13 +82,7 @@ class GamePlayer:
     def held(self, c: Candidate, start: int, strategies: str | None = None) -> int:
         """Games of ``c`` from ``start`` on that this run holds or ``folder`` kept (no game played)."""
         s = self.setups[c] if strategies is None else self.setup(c, strategies)
-        key = _key(s, _origin(start))
-        if key not in self.memory and self.folder is not None:
-            have = _load(self.folder / f"{key}.npz", _origin(start))
-            if have is not None:
-                self.memory[key] = have
-                self._reused(have.n)
-        have = self.memory.get(key)
+        _, _, have = recall(s, _origin(start), self.folder, self.memory, self._reused)
         return 0 if have is None else max(0, have.n - (start - _origin(start)))
 
     def _reused(self, n: int) -> None:
@@ -121,13 +115,7 @@ def play_saved(setup, start: int, n: int, jobs, folder: Path | None, memory: dic
     from cardlab.sim import runner
 
     origin = _origin(start)
-    key = _key(setup, origin)
-    path = folder / f"{key}.npz" if folder is not None else None
-    have = memory.get(key)
-    if have is None and path is not None:
-        have = _load(path, origin)
-        if have is not None and on_reuse:
-            on_reuse(have.n)
+    key, path, have = recall(setup, origin, folder, memory, on_reuse)
     want = start - origin + n
     if have is None or have.n < want:
         lo = origin + (have.n if have is not None else 0)
@@ -143,6 +131,23 @@ def play_saved(setup, start: int, n: int, jobs, folder: Path | None, memory: dic
             os.replace(tmp, path)
     memory[key] = have
     return _slice(have, start - origin, n)
+
+
+def recall(setup, origin: int, folder: Path | None, memory: dict[str, Games],
+           on_reuse: Callable[[int], None] | None = None) -> tuple[str, Path | None, Games | None]:
+    """(key, file, games) of ``setup``'s run of games from ``origin``: what this run holds,
+    else what ``folder`` kept from an earlier run (then held in ``memory`` and counted by
+    ``on_reuse``), else None."""
+    key = _key(setup, origin)
+    path = folder / f"{key}.npz" if folder is not None else None
+    have = memory.get(key)
+    if have is None and path is not None:
+        have = _load(path, origin)
+        if have is not None:
+            memory[key] = have
+            if on_reuse:
+                on_reuse(have.n)
+    return key, path, have
 
 
 def _origin(start: int) -> int:
@@ -293,6 +298,8 @@ def balance(game_id: str, targets: list[str], *, knobs: list[str] | None = None,
         raise InputError(f"bad --max-changes {max_changes}: allowed 1 to 3")
     if not 1 <= shortlist <= 10:
         raise InputError(f"bad --shortlist {shortlist}: allowed 1 to 10")
+    if backend not in ("local", "dask"):  # before any folder is made
+        raise InputError(f"bad --backend {backend!r}: allowed local or dask")
     if not 0 < alpha < 0.5:
         raise InputError(f"bad --alpha {alpha}: allowed between 0 and 0.5")
     folder = None

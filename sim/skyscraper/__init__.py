@@ -71,7 +71,7 @@ class Skyscraper(Game):
         if deck > L.DECK_MAX:
             raise InputError(f"deck of {deck} cards is too large: at most {L.DECK_MAX}")
         n = rules["first_turn_no_draw"]
-        if n >= max(players, 1) and n > 0:
+        if n >= players > 0:
             # n = players would take the first draw from every seat alike: no compensation
             raise InputError(f"bad value {n} for knob 'first_turn_no_draw' with {players} players: "
                              f"allowed 0 to {players - 1} (fewer than the players)")
