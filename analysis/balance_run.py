@@ -22,6 +22,7 @@ from cardlab.analysis.balance import (CURRENT, FRESH, SHARES, Z95, Candidate, Fi
                                       figures, judge, needed_games, searched_knobs, side_effects, singles)
 from cardlab.analysis.balance_targets import Target, parse_targets
 from cardlab.analysis.sweep import check_out
+from cardlab.sim.dask_backend import backend_session, check_backend
 from cardlab.sim.errors import InputError
 from cardlab.sim.tally import SHAPE_ROW_COLS
 
@@ -298,8 +299,7 @@ def balance(game_id: str, targets: list[str], *, knobs: list[str] | None = None,
         raise InputError(f"bad --max-changes {max_changes}: allowed 1 to 3")
     if not 1 <= shortlist <= 10:
         raise InputError(f"bad --shortlist {shortlist}: allowed 1 to 10")
-    if backend not in ("local", "dask"):  # before any folder is made
-        raise InputError(f"bad --backend {backend!r}: allowed local or dask")
+    check_backend(backend)  # before any folder is made
     if not 0 < alpha < 0.5:
         raise InputError(f"bad --alpha {alpha}: allowed between 0 and 0.5")
     folder = None
@@ -315,7 +315,7 @@ def balance(game_id: str, targets: list[str], *, knobs: list[str] | None = None,
     if strong_label is not None and strong_label == base.seats[0].label and len({s.label for s in base.seats}) == 1:
         strong_label = None  # the search's own player: strong play would only repeat it
     share = SHARES if strong_label else (0.65, 0.35)
-    with _backend(backend, scheduler, jobs):
+    with backend_session(backend, scheduler, jobs):
         result = _run(pl, base, tg, searched, strong_label, share, secs, games, max_games, max_changes,
                       shortlist, alpha, seed, t0, clock, say)
     if replays and out is not None and result.proposals:
@@ -328,18 +328,6 @@ def balance(game_id: str, targets: list[str], *, knobs: list[str] | None = None,
 
         write(result, Path(out))
     return result
-
-
-def _backend(backend: str, scheduler: str | None, jobs: int | None):
-    """One Dask client for the whole run with ``--backend dask`` (its start-up paid once)."""
-    import contextlib
-
-    if backend != "dask":
-        return contextlib.nullcontext()
-    from cardlab.sim.dask_backend import session
-    from cardlab.sim.runner import default_jobs
-
-    return session(scheduler, jobs or default_jobs())
 
 
 def _run(pl, base, tg, searched, strong_label, share, secs, games, max_games, max_changes, shortlist, alpha,

@@ -1,7 +1,9 @@
 """The skill ladder: how much skill a game rewards.
 
-Rungs, weakest first by intent: ``random``, every heuristic of the game, then the search
-player at rising budgets (``mcts:iterations=16,64,256,1024`` by default).  Each rung
+Rungs, weakest first by intent: ``random``, every heuristic of the game, any players
+asked for beside them (``also``: the ``learned`` player, a search whose play-outs the model
+scores, ``mcts:iterations=128:value=1``), then the search player at rising budgets
+(``mcts:iterations=16,64,256,1024`` by default).  Each rung
 
 - plays against a fixed **field** (``reference`` in every other seat by default), taking
   every seat in turn for ``games`` games each, on the same seed for every rung and seat
@@ -60,14 +62,14 @@ def per_order(versus_games: int, players: int) -> int:
 
 
 def total_work(game_id: str, budgets: list[int], field_spec: str, players: int, games: int, self_games: int,
-               versus_games: int, sets: list[str] | None = None) -> int:
+               versus_games: int, sets: list[str] | None = None, also: list[str] | None = None) -> int:
     """What a ladder plays, in games weighted by ``Setup.work`` (its progress bar): a game
     with a seat of mcts@1024 weighs tens of thousands of heuristic games."""
     from cardlab.analysis.tournament import progress_total
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
 
-    rungs = rungs_for(get_game(game_id), budgets)
+    rungs = rungs_for(get_game(game_id), budgets, also)
 
     def work(order: list[str]) -> int:
         return runner.make_setup(game_id, players, sets, ",".join(order)).work
@@ -91,10 +93,20 @@ def parse_budgets(text: str | list[int]) -> list[int]:
     return out
 
 
-def rungs_for(game, budgets: list[int]) -> list[str]:
-    """random, the heuristics (reference among them), then mcts at each budget."""
+def rungs_for(game, budgets: list[int], also: list[str] | None = None) -> list[str]:
+    """random, the heuristics (reference among them), the players ``also`` asks for, then
+    mcts at each budget."""
     heur = [n for n in game.strategies if n != "random"]
-    return ["random"] + heur + [f"mcts:iterations={b}" for b in budgets]
+    return ["random"] + heur + list(also or []) + [f"mcts:iterations={b}" for b in budgets]
+
+
+def parse_also(text: str | list[str] | None) -> list[str]:
+    """``"learned,mcts:iterations=128:value=1"`` -> the extra rungs, each one player."""
+    items = text if isinstance(text, list) else [t.strip() for t in str(text or "").split(",")]
+    out = [t.strip() for t in items if t.strip()]
+    if len(set(out)) < len(out):
+        raise InputError(f"bad --also {text!r}: a rung named twice")
+    return out
 
 
 @dataclass
@@ -117,12 +129,16 @@ class Ladder:
     versus_games: int = 0         # tournament games per pairing of rungs (all seat orders)
     versus_per_order: int = 0     # ... per seat order (per_order)
     extra: dict = field(default_factory=dict)
+    model: str | None = None      # the fingerprint of the model its learned rungs played (sim/models.digest)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("game", "players", "field", "rungs", "games", "self_games",
-                                               "versus_games", "versus_per_order", "seed", "curve",
-                                               "self_play", "ratings", "headroom", "still_rising", "luck",
-                                               "verdict")} | {"elapsed_s": round(self.elapsed_s, 3)}
+        out = {k: getattr(self, k) for k in ("game", "players", "field", "rungs", "games", "self_games",
+                                              "versus_games", "versus_per_order", "seed", "curve",
+                                              "self_play", "ratings", "headroom", "still_rising", "luck",
+                                              "verdict")} | {"elapsed_s": round(self.elapsed_s, 3)}
+        if self.model:
+            out["model"] = self.model
+        return out
 
 
 def _r(x, nd=6):
@@ -134,9 +150,23 @@ def run_ladder(game_id: str, budgets: list[int] | None = None, field_spec: str =
                players: int | None = None, games: int = 2000, self_games: int | None = None,
                versus_games: int | None = None, seed: int = 1, jobs: int | None = None,
                sets: list[str] | None = None,
-               progress: Callable[[int], None] | None = None) -> Ladder:
+               progress: Callable[[int], None] | None = None, also: list[str] | None = None,
+               backend: str = "local", scheduler: str | None = None) -> Ladder:
     """The ladder of ``game_id``; ``progress(n)`` is called as chunks end, with n games
-    weighted by their run's ``Setup.work`` (``total_work`` is the sum)."""
+    weighted by their run's ``Setup.work`` (``total_work`` is the sum); ``also``: players
+    ranked as rungs beside the heuristics (``parse_also``); ``backend="dask"``: every run
+    on one Dask client (``scheduler``, or a LocalCluster of ``jobs`` workers), the same
+    ladder as local threads."""
+    from cardlab.sim.dask_backend import backend_session, check_backend
+
+    check_backend(backend)
+    with backend_session(backend, scheduler, jobs):
+        return _ladder(game_id, budgets, field_spec, players, games, self_games, versus_games, seed, jobs, sets,
+                       progress, also, dict(backend=backend, scheduler=scheduler))
+
+
+def _ladder(game_id, budgets, field_spec, players, games, self_games, versus_games, seed, jobs, sets, progress,
+            also, where) -> Ladder:
     from cardlab.analysis.tournament import run_tournament
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
@@ -147,11 +177,20 @@ def run_ladder(game_id: str, budgets: list[int] | None = None, field_spec: str =
         raise InputError(f"bad --players {P}: a ladder needs at least 2 players")
     runner.check_counts(games, seed, jobs)
     budgets = list(DEFAULT_BUDGETS) if budgets is None else budgets
-    rungs = rungs_for(game, budgets)
+    rungs = rungs_for(game, budgets, also)
+    if len(set(rungs)) < len(rungs):
+        raise InputError(f"bad --also {','.join(also or [])!r}: a rung the ladder has already")
     self_games = games if self_games is None else self_games
     versus_games = max(1, games // 4) if versus_games is None else versus_games
+    model = None
     for spec in rungs + [field_spec]:  # validate everything before playing anything
-        runner.make_setup(game_id, P, sets, spec, seed)
+        setup = runner.make_setup(game_id, P, sets, spec, seed)
+        if "," in spec:
+            raise InputError(f"bad rung {spec!r}: one player, not a list")
+        if setup.learns:  # a learned rung: the model it plays is part of the result
+            from cardlab.sim.models import digest
+
+            model = digest(setup.models)
     fair = 1.0 / P
     t0 = time.perf_counter()
     curve, selfp = [], []
@@ -160,14 +199,14 @@ def run_ladder(game_id: str, budgets: list[int] | None = None, field_spec: str =
         for s in range(P):
             order = [spec if i == s else field_spec for i in range(P)]
             setup = runner.make_setup(game_id, P, sets, ",".join(order), seed)
-            t = runner.run(setup, games, jobs, progress=runner.weigh(progress, setup)).tally
+            t = runner.run(setup, games, jobs, progress=runner.weigh(progress, setup), **where).tally
             share += float(t.wins[s])
             n += t.games
         lo, hi = wilson(share, n)
         curve.append({"rung": spec, "games": n, "win_share": _r(share), "win_rate": _r(share / n),
                       "ci": [_r(lo), _r(hi)], "above_fair": bool(lo > fair), "below_fair": bool(hi < fair)})
         setup = runner.make_setup(game_id, P, sets, spec, seed)
-        t = runner.run(setup, self_games, jobs, progress=runner.weigh(progress, setup)).tally
+        t = runner.run(setup, self_games, jobs, progress=runner.weigh(progress, setup), **where).tally
         w0 = float(t.wins[0])
         lo, hi = wilson(w0, t.games)
         selfp.append({"rung": spec, "games": t.games, "seat0_win_rate": _r(w0 / t.games),
@@ -175,7 +214,7 @@ def run_ladder(game_id: str, budgets: list[int] | None = None, field_spec: str =
                       "unfinished_rate": _r(t.unfinished / t.games)})
     edge_tests(selfp, fair)
     tour = run_tournament(game_id, rungs, P, per_order(versus_games, P), seed, jobs, sets, progress=progress,
-                          weighted=True)
+                          weighted=True, **where)
     elapsed = time.perf_counter() - t0
     ratings = [{"rung": row.strategy, "rating": _r(row.rating), "ci": [_r(row.ci_low), _r(row.ci_high)]}
                for row in tour.ratings.itertuples()]
@@ -199,7 +238,7 @@ def run_ladder(game_id: str, budgets: list[int] | None = None, field_spec: str =
             "games": int(per_order(versus_games, P) * seat_orders(P))}
     verdict = _verdict(game_id, P, field_spec, curve, selfp, headroom, rising, luck, fair)
     return Ladder(game.id, P, field_spec, rungs, games, seed, curve, selfp, ratings, headroom, rising,
-                  luck, verdict, elapsed, self_games, versus_games, per_order(versus_games, P))
+                  luck, verdict, elapsed, self_games, versus_games, per_order(versus_games, P), model=model)
 
 
 def edge_tests(selfp: list[dict], fair: float, alpha: float = 0.05) -> None:
@@ -314,8 +353,10 @@ def render_text(lad: Ladder) -> str:
     lines = [f"{lad.game}: skill ladder, {lad.players} players, field {lad.field} "
              f"({lad.games} games per seat, seed {lad.seed}; fair share {100 * fair:.1f}%)",
              f"(self-play {lad.self_games} games per rung; the rungs' tournament {lad.versus_games} games per "
-             f"pairing, {lad.versus_per_order} per seat order)", "",
-             f"{'rung':<24} {'vs field':>9} {'95% CI':>17}   {'seat-0 edge (self-play)':>24}"]
+             f"pairing, {lad.versus_per_order} per seat order)"]
+    if lad.model:
+        lines.append(f"(learned rungs play the model {lad.model}: cardlab learn, docs/search-and-ladder.md)")
+    lines += ["", f"{'rung':<24} {'vs field':>9} {'95% CI':>17}   {'seat-0 edge (self-play)':>24}"]
     for c, s in zip(lad.curve, lad.self_play):
         bar = "#" * int(round(40 * c["win_rate"]))
         lines.append(f"{c['rung']:<24} {100 * c['win_rate']:8.1f}% [{100 * c['ci'][0]:5.1f}, {100 * c['ci'][1]:5.1f}]"

@@ -6,10 +6,13 @@ afterstate values):
 1. **generation 1** learns from games of the game's heuristics: every seat order of the
    heuristics (``Game.strategies``, random included), so the positions cover careful and
    careless play;
-2. **generation k + 1** learns from games of generation k: against itself in every seat, and
-   in each seat in turn against each heuristic; with the previous generation's positions
-   kept (a replay of one generation), so a generation does not forget what its own play no
-   longer visits.
+2. **generation k + 1** learns from games of its *teacher*: by default generation k (the
+   ``learned`` player), or with ``teacher`` a player of the game such as
+   ``mcts:iterations=64`` (search makes the data: expert iteration proper) or
+   ``mcts:iterations=64:value=1`` (search whose play-outs generation k scores); the teacher
+   against itself in every seat, and in each seat in turn against each heuristic; with the
+   previous generation's positions kept (a replay of one generation), so a generation does
+   not forget what its own play no longer visits.
 
 Positions are sampled along the fast path's own games (``analysis/value.sample_setup``:
 each seat's observation vector every ``every`` decisions), each labelled with that seat's
@@ -55,9 +58,13 @@ class Settings:
     seed: int
     l2: float
     hidden: int
+    teacher: str = "learned"
 
     def key(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        if self.teacher == "learned":  # the default: a file made before teachers still resumes
+            del out["teacher"]
+        return out
 
 
 def fold(value, n: int) -> np.ndarray:
@@ -75,12 +82,12 @@ def fold(value, n: int) -> np.ndarray:
     return w
 
 
-def pools_for(game, players: int, gen: int) -> list[str]:
+def pools_for(game, players: int, gen: int, teacher: str = "learned") -> list[str]:
     """The seat orders generation ``gen`` learns from (see the module's docstring)."""
     heur = list(game.strategies)
     if gen == 1:
         return [",".join(heur[(i + j) % len(heur)] for j in range(players)) for i in range(len(heur))]
-    me = f"learned:gen={gen - 1}"
+    me = f"learned:gen={gen - 1}" if teacher == "learned" else teacher
     out = [",".join([me] * players)]
     for h in heur:
         out += [",".join(me if j == s else h for j in range(players)) for s in range(players)]
@@ -102,26 +109,37 @@ def _chunk(setup, lo: int, hi: int, every: int):
 
 
 def gather(setups: list, games: int, every: int, start: int, jobs: int | None,
-           progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+           progress: Callable[[int], None] | None = None, backend: str = "local",
+           scheduler: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Observation rows and their win shares from ``games`` games shared by ``setups``
     (games [start, start + games / len(setups)) of each, in CHUNK-game chunks on ``jobs``
-    threads); the finished games' rows only, in a fixed order."""
+    threads, or with ``backend="dask"`` as tasks on the cluster); the finished games' rows
+    only, in a fixed order (the same for any jobs and either backend)."""
     from joblib import Parallel, delayed
 
     from cardlab.sim.runner import default_jobs, warm
 
     each = max(1, games // len(setups))
-    tasks = [(s, lo, min(lo + CHUNK, start + each)) for s in setups for lo in range(start, start + each, CHUNK)]
+    tasks = [(s, lo, min(lo + CHUNK, start + each), every) for s in setups
+             for lo in range(start, start + each, CHUNK)]
     for s in setups:
-        warm(s)
+        warm(s)  # compiled (or loaded) here first: local threads and the cluster's workers load it
+    if backend == "dask":
+        from cardlab.sim.dask_backend import map_calls
 
-    def one(task):
-        out = _chunk(task[0], task[1], task[2], every)
-        if progress:
-            progress(task[2] - task[1])
-        return out
+        parts = [None] * len(tasks)
+        for i, out in map_calls(_chunk, tasks, scheduler, jobs or default_jobs()):
+            parts[i] = out
+            if progress:
+                progress(tasks[i][2] - tasks[i][1])
+    else:
+        def one(task):
+            out = _chunk(*task)
+            if progress:
+                progress(task[2] - task[1])
+            return out
 
-    parts = Parallel(n_jobs=jobs or default_jobs(), prefer="threads")(delayed(one)(t) for t in tasks)
+        parts = Parallel(n_jobs=jobs or default_jobs(), prefer="threads")(delayed(one)(t) for t in tasks)
     X = np.concatenate([p[0] for p in parts])
     meta = np.concatenate([p[1] for p in parts])
     done = meta[:, 3] != 0
@@ -129,7 +147,7 @@ def gather(setups: list, games: int, every: int, start: int, jobs: int | None,
 
 
 def strength(game_id: str, players: int, sets, W: np.ndarray, gen: int, games: int, seed: int,
-             jobs: int | None, progress: Callable[[int], None] | None = None) -> list[dict]:
+             jobs: int | None, progress: Callable[[int], None] | None = None, **where) -> list[dict]:
     """Generation ``gen`` in each seat in turn (``games`` games in all per opponent) against
     every heuristic and, from generation 2, the previous generation: its win share, a 95%
     Wilson interval and the fair share."""
@@ -146,7 +164,7 @@ def strength(game_id: str, players: int, sets, W: np.ndarray, gen: int, games: i
         for s in range(players):
             order = [f"learned:gen={gen}" if i == s else opp for i in range(players)]
             setup = runner.make_setup(game_id, players, sets, ",".join(order), seed, W)
-            t = runner.run(setup, per_seat, jobs, progress=progress).tally
+            t = runner.run(setup, per_seat, jobs, progress=progress, **where).tally
             share += float(t.wins[s])
             n += t.games
         lo, hi = wilson(share, n)
@@ -160,9 +178,23 @@ def strength(game_id: str, players: int, sets, W: np.ndarray, gen: int, games: i
 def learn(game_id: str, players: int | None = None, generations: int = 3, games: int = 2000,
           every: int | None = None, eval_games: int = 1200, seed: int = 1, jobs: int | None = None,
           l2: float = 1.0, hidden: int = 0, sets: list[str] | None = None, out=None, resume: bool = True,
-          progress: Callable[[int], None] | None = None, say: Callable[[str], None] | None = None):
+          progress: Callable[[int], None] | None = None, say: Callable[[str], None] | None = None,
+          teacher: str = "learned", backend: str = "local", scheduler: str | None = None):
     """Train (or continue) the model of ``game_id`` at ``players``; returns (model, path).
-    ``out`` is the model file (default: the user's models folder, ``sim/models.py``)."""
+    ``out`` is the model file (default: the user's models folder, ``sim/models.py``);
+    ``teacher`` the player whose games generation 2 on learns from (the module's docstring);
+    ``backend="dask"``: the sampled games and the strength tables on one Dask client
+    (``scheduler``, or a LocalCluster of ``jobs`` workers), the same model as local threads."""
+    from cardlab.sim.dask_backend import backend_session, check_backend
+
+    check_backend(backend)
+    with backend_session(backend, scheduler, jobs):
+        return _learn(game_id, players, generations, games, every, eval_games, seed, jobs, l2, hidden, sets, out,
+                      resume, progress, say, teacher, dict(backend=backend, scheduler=scheduler))
+
+
+def _learn(game_id, players, generations, games, every, eval_games, seed, jobs, l2, hidden, sets, out, resume,
+           progress, say, teacher, where):
     from pathlib import Path
 
     from cardlab.sim import models, runner
@@ -181,11 +213,17 @@ def learn(game_id: str, players: int | None = None, generations: int = 3, games:
     if not 0 <= hidden <= 256:
         raise InputError(f"bad --hidden {hidden}: allowed 0 (a linear evaluation) to 256")
     base = runner.make_setup(game_id, P, sets, None, seed)  # checks the players and rules
+    teacher = (teacher or "learned").strip()
+    if "," in teacher:
+        raise InputError(f"bad --teacher {teacher!r}: one player (it takes every seat of its games)")
+    if teacher != "learned":  # a bad name or parameter is one line before any game
+        runner.make_setup(game_id, P, sets, teacher, seed, models.empty(len(game.feature_names())))
     if every is None:
         every = spacing(game_id, P, pools_for(game, P, 1)[0], games, seed)
     if every < 1:
         raise InputError(f"bad --every {every}: allowed 1 or more")
-    settings = Settings(game.id, P, game.rules_json(base.rules), games, every, eval_games, seed, l2, hidden)
+    settings = Settings(game.id, P, game.rules_json(base.rules), games, every, eval_games, seed, l2, hidden,
+                        teacher)
     path = Path(out) if out else models.user_folder() / models.file_name(game.id, P)
     models.check_writable(path)  # before any game: a run never ends unable to keep its model
     code = code_identity()
@@ -198,7 +236,8 @@ def learn(game_id: str, players: int | None = None, generations: int = 3, games:
             say(f"{path}: made with other settings or code; training afresh")
     if model is None:
         model = models.new(game, P, settings=settings.key(), code=code)
-    model.info["command"] = command_line(game.id, P, sets, generations, games, every, eval_games, seed, l2, hidden)
+    model.info["command"] = command_line(game.id, P, sets, generations, games, every, eval_games, seed, l2, hidden,
+                                         teacher)
     n = model.n_features
     say = say or (lambda _: None)
     kept: tuple[np.ndarray, np.ndarray] | None = None
@@ -208,16 +247,16 @@ def learn(game_id: str, players: int | None = None, generations: int = 3, games:
         W = model.array()
         # generation g's games: their own stretch of game indices (no two generations learn
         # from the same deals)
-        X, y = gather(_setups(game, P, base.rules, pools_for(game, P, gen), W, seed), games, every,
-                      gen * games, jobs, progress)
+        X, y = gather(_setups(game, P, base.rules, pools_for(game, P, gen, teacher), W, seed), games, every,
+                      gen * games, jobs, progress, **where)
         if gen > 1 and kept is None:  # resumed: the previous generation's positions again
-            kept = gather(_setups(game, P, base.rules, pools_for(game, P, gen - 1), model.array(gen - 2), seed),
-                          games, every, (gen - 1) * games, jobs, None)
+            kept = gather(_setups(game, P, base.rules, pools_for(game, P, gen - 1, teacher), model.array(gen - 2),
+                                  seed), games, every, (gen - 1) * games, jobs, None, **where)
         Xa, ya = (X, y) if kept is None else (np.concatenate([kept[0], X]), np.concatenate([kept[1], y]))
         value = fit(Xa, ya, l2) if hidden == 0 else fit_network(Xa, ya, hidden, l2, seed + gen)
         model.add(hidden, fold(value, n), generation=gen, positions=int(len(ya)), games=games,
-                  pools=pools_for(game, P, gen))
-        table = strength(game_id, P, sets, model.array(), gen, eval_games, seed + 1, jobs, progress)
+                  pools=pools_for(game, P, gen, teacher))
+        table = strength(game_id, P, sets, model.array(), gen, eval_games, seed + 1, jobs, progress, **where)
         model.generations[-1].update(strength=table, seconds=round(time.perf_counter() - t0, 1))
         models.save(model, path)
         say(render_generation(model.generations[-1]))
@@ -234,10 +273,13 @@ def _setups(game, P: int, rules: dict, pools: list[str], W: np.ndarray, seed: in
                                                           game.default_strategy), seed, W) for pool in pools]
 
 
-def command_line(game_id, players, sets, generations, games, every, eval_games, seed, l2, hidden) -> str:
+def command_line(game_id, players, sets, generations, games, every, eval_games, seed, l2, hidden,
+                 teacher="learned") -> str:
     sets_txt = "".join(f" --set {s}" for s in (sets or []))
+    teacher_txt = "" if teacher == "learned" else f" --teacher {teacher}"
     return (f"cardlab learn {game_id} --players {players} --generations {generations} --games {games} "
-            f"--every {every} --eval-games {eval_games} --seed {seed} --l2 {l2:g} --hidden {hidden}{sets_txt}")
+            f"--every {every} --eval-games {eval_games} --seed {seed} --l2 {l2:g} --hidden {hidden}"
+            f"{teacher_txt}{sets_txt}")
 
 
 def render_generation(g: dict) -> str:

@@ -229,13 +229,17 @@ def bradley_terry(records, strategies: list[str], z: float = Z95) -> pd.DataFram
 def run_tournament(game_id: str, strategies: list[str] | str, players: int | None = None,
                    games: int = 2000, seed: int = 1, jobs: int | None = None,
                    sets: list[str] | None = None,
-                   progress: Callable[[int], None] | None = None, weighted: bool = False) -> Tournament:
+                   progress: Callable[[int], None] | None = None, weighted: bool = False,
+                   backend: str = "local", scheduler: str | None = None) -> Tournament:
     """Play every pairing of ``strategies`` in every seat order (``games`` games per seat
     order, the same seed for every run) and rate the strategies.  Raises InputError on
     bad input (unknown game, strategy, knob; fewer than 2 distinct strategies; 1 player).
     ``progress(n)`` is called as chunks of n games end; with ``weighted``, n is weighted
-    by the run's ``Setup.work`` (``progress_total`` says which, and the total)."""
+    by the run's ``Setup.work`` (``progress_total`` says which, and the total).
+    ``backend="dask"`` plays every run on one Dask client (``scheduler``, or a LocalCluster
+    of ``jobs`` workers), with the same result as local threads."""
     from cardlab.sim import runner
+    from cardlab.sim.dask_backend import backend_session, check_backend
     from cardlab.sim.registry import get_game
 
     names = check_strategies(strategies)
@@ -244,6 +248,7 @@ def run_tournament(game_id: str, strategies: list[str] | str, players: int | Non
     if players < 2:
         raise InputError(f"bad --players {players}: a tournament needs at least 2 players")
     runner.check_counts(games, seed, jobs)
+    check_backend(backend)
     # validate everything (players, knobs, every strategy) before playing anything
     for name in names:
         runner.make_setup(game_id, players, sets, name, seed)
@@ -251,10 +256,14 @@ def run_tournament(game_id: str, strategies: list[str] | str, players: int | Non
     t0 = time.perf_counter()
     rows = []
     rules = None
-    for a, b, a_seat, order in runs:
-        setup = runner.make_setup(game_id, players, sets, ",".join(order), seed)
-        rules = setup.game.rules_json(setup.rules)
-        res = runner.run(setup, games, jobs, progress=runner.weigh(progress, setup) if weighted else progress)
+    with backend_session(backend, scheduler, jobs):
+        results = []
+        for a, b, a_seat, order in runs:
+            setup = runner.make_setup(game_id, players, sets, ",".join(order), seed)
+            rules = setup.game.rules_json(setup.rules)
+            results.append(runner.run(setup, games, jobs, backend=backend, scheduler=scheduler,
+                                      progress=runner.weigh(progress, setup) if weighted else progress))
+    for (a, b, a_seat, order), res in zip(runs, results):
         t = res.tally
         wins = t.wins
         a_w = float(wins[a_seat])

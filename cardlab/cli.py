@@ -33,6 +33,9 @@ SetOpt = typer.Option(None, "--set", help="Override a rule knob: KEY=VALUE (repe
 StratOpt = typer.Option(None, "--strategies", help="One strategy per seat, comma-separated "
                         "(a shorter list repeats); parameters as NAME:key=value:key=value.")
 JobsOpt = typer.Option(None, "--jobs", "-j", help="Parallel workers (default: all cores).")
+BackendOpt = typer.Option("local", "--backend", help="local (threads) or dask.")
+SchedulerOpt = typer.Option(None, "--scheduler", help="Dask scheduler address (with --backend dask; default: a "
+                            "LocalCluster).")
 NoHistOpt = typer.Option(False, "--no-history", help="Do not record this run in the run history "
                          "(`cardlab history`).")
 
@@ -126,9 +129,7 @@ def simulate(game: str = typer.Argument(..., help="Game id."),
              strategies: Optional[str] = StratOpt,
              as_json: bool = typer.Option(False, "--json", help="Print one JSON object (the contract)."),
              quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-             backend: str = typer.Option("local", "--backend", help="local (threads) or dask."),
-             scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address "
-                                                     "(with --backend dask; default: a LocalCluster)."),
+             backend: str = BackendOpt, scheduler: Optional[str] = SchedulerOpt,
              out: Optional[str] = typer.Option(None, "--out", "-o", help="Run folder: every finished "
                                                "chunk is saved there (for --resume) with summary.json."),
              resume: bool = typer.Option(False, "--resume", help="Continue the run saved in --out."),
@@ -424,6 +425,7 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
                jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
                as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
                quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+               backend: str = BackendOpt, scheduler: Optional[str] = SchedulerOpt,
                no_history: bool = NoHistOpt):
     """Play every pairing of the strategies in every seat order: win-rate matrix,
     Bradley-Terry ratings with intervals, and whether one strategy dominates."""
@@ -438,7 +440,8 @@ def tournament(game: str = typer.Argument(..., help="Game id."),
     total, weighted = pipeline.tournament_total(game, names, p, n_games, sets, show)
     advance, bar = runner.progress_bar(total, enabled=None if show else False, work=weighted)
     with bar:
-        t = run_tournament(game, names, players, n_games, seed, jobs, sets, progress=advance, weighted=weighted)
+        t = run_tournament(game, names, players, n_games, seed, jobs, sets, progress=advance, weighted=weighted,
+                           backend=backend, scheduler=scheduler)
     if as_json:
         print(json.dumps(t.to_dict()))
     else:
@@ -457,19 +460,24 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
            versus_games: Optional[int] = typer.Option(None, "--versus-games", help="Games per pairing "
                                                       "of rungs in their tournament, shared by its seat orders "
                                                       "(default: --games / 4)."),
+           also: Optional[str] = typer.Option(None, "--also", help="More rungs beside the heuristics, "
+                                              "comma-separated: e.g. learned,mcts:iterations=128:value=1 "
+                                              "(the game's learned model)."),
            players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
            jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
            as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+           backend: str = BackendOpt, scheduler: Optional[str] = SchedulerOpt,
            no_history: bool = NoHistOpt):
     """The skill curve: random, every heuristic and mcts at rising budgets, each against a
     field rotated through every seat on the same deals; Bradley-Terry ratings, skill
     headroom, whether the curve still rises, the luck share, the seat edge by skill."""
-    from cardlab.analysis.ladder import parse_budgets, render_text, run_ladder, total_work
+    from cardlab.analysis.ladder import parse_also, parse_budgets, render_text, run_ladder, total_work
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
 
     b = parse_budgets(budgets)
+    more = parse_also(also)
     g = get_game(game)
     runner.check_counts(n_games, seed, jobs)
     p = g.default_players if players is None else players
@@ -480,12 +488,13 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
             raise InputError(f"bad {name} {n}: allowed 1 or more")
     show = not (as_json or quiet)
     try:
-        total = total_work(game, b, field, p, n_games, sg, vg, sets) if show else 0
+        total = total_work(game, b, field, p, n_games, sg, vg, sets, more) if show else 0
     except InputError:
         total = 0  # run_ladder says what is wrong, before playing anything
     advance, bar = runner.progress_bar(total, enabled=None if show else False, work=True)
     with bar:
-        lad = run_ladder(game, b, field, players, n_games, sg, vg, seed, jobs, sets, progress=advance)
+        lad = run_ladder(game, b, field, players, n_games, sg, vg, seed, jobs, sets, progress=advance, also=more,
+                         backend=backend, scheduler=scheduler)
     print(json.dumps(lad.to_dict()) if as_json else render_text(lad))
     _record("ladder", lad.to_dict(), no_history, rules=_rules_of(game, p, sets), strategies=[field])
 
@@ -501,6 +510,10 @@ def learn(game: str = typer.Argument(..., help="Game id."),
           eval_games: int = typer.Option(1200, "--eval-games", help="Games per opponent in each "
                                          "generation's strength table, shared by the seats."),
           hidden: int = typer.Option(0, "--hidden", help="Hidden units of the evaluation (0: linear)."),
+          teacher: str = typer.Option("learned", "--teacher", help="The player whose games generation 2 on "
+                                      "learns from: learned (the previous generation) or e.g. mcts:iterations=64 "
+                                      "(search makes the data), mcts:iterations=64:value=1 (search scored by "
+                                      "the previous generation)."),
           l2: float = typer.Option(1.0, "--l2", help="L2 penalty of the fit."),
           seed: int = SeedOpt, jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
           out: Optional[str] = typer.Option(None, "--out", "-o", help="The model file (default: "
@@ -508,6 +521,7 @@ def learn(game: str = typer.Argument(..., help="Game id."),
           fresh: bool = typer.Option(False, "--fresh", help="Train from scratch even if the file can be continued."),
           as_json: bool = typer.Option(False, "--json", help="Print the model's generations as one JSON object."),
           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or tables while training."),
+          backend: str = BackendOpt, scheduler: Optional[str] = SchedulerOpt,
           no_history: bool = NoHistOpt):
     """Train the learned player's evaluation of a game, generation by generation (each from
     the previous one's games), with a strength table per generation: win rate against every
@@ -525,7 +539,8 @@ def learn(game: str = typer.Argument(..., help="Game id."),
     say = None if not show else (lambda text: bar.console.print(text) if hasattr(bar, "console") else print(text))
     with bar:
         model, path = run_learn(game, p, generations, n_games, every, eval_games, seed, jobs, l2, hidden, sets,
-                                out, resume=not fresh, progress=advance, say=say)
+                                out, resume=not fresh, progress=advance, say=say, teacher=teacher,
+                                backend=backend, scheduler=scheduler)
     doc = model.to_json()
     doc["path"] = str(path)
     for gen in doc["generations"]:
@@ -669,9 +684,7 @@ def balance(game: str = typer.Argument(..., help="Game id."),
                                                  "list (default: the game's; 'none' to skip)."),
             out: Optional[str] = typer.Option(None, "--out", "-o", help="Folder: index.html, balance.json, "
                                               "search.csv, replays, and every candidate's games (a rerun reuses them)."),
-            backend: str = typer.Option("local", "--backend", help="local (threads) or dask."),
-            scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address "
-                                                    "(with --backend dask; default: a LocalCluster)."),
+            backend: str = BackendOpt, scheduler: Optional[str] = SchedulerOpt,
             as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
             quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
             no_history: bool = NoHistOpt):

@@ -644,17 +644,18 @@ def search_positions(game_id: str):
 def search_rate(game_id: str, rollout: str, jobs: int, repeat: int) -> list[float]:
     """Iterations/s of ``mcts`` over the positions, ``jobs`` threads each deciding all of
     them (a decision with one legal action searches nothing and is left out)."""
+    from cardlab.sim.positions import empty_model
     from cardlab.sim.registry import get_game
 
     g = get_game(game_id)
     M, B, L = g.model(), g.binding(), g.layout
     p = g.all_strategies["mcts"].row({"iterations": SEARCH_ITERATIONS, "rollout": rollout})
     pos = [st for st in search_positions(game_id) if M.legal(st.copy()) > 1]
-    B.search_decide(pos[0].copy(), int(pos[0][L.S_ACTOR]), p)  # compiled (or loaded) first
+    B.search_decide(pos[0].copy(), int(pos[0][L.S_ACTOR]), p, empty_model(g))  # compiled (or loaded) first
 
     def work():
         for st in pos:
-            B.search_decide(st.copy(), int(st[L.S_ACTOR]), p)
+            B.search_decide(st.copy(), int(st[L.S_ACTOR]), p, empty_model(g))
 
     rates = []
     for _ in range(repeat):

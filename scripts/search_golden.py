@@ -26,7 +26,7 @@ GAMES = ("skyscraper", "smokestack", "five_towers", "three_up", "block_tower", "
 def decisions(game_ids=GAMES) -> dict:
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
-    from cardlab.sim.positions import random_play_positions
+    from cardlab.sim.positions import empty_model, random_play_positions
 
     out = {}
     for gid in game_ids:
@@ -43,7 +43,7 @@ def decisions(game_ids=GAMES) -> dict:
         for v in variants:
             p = g.all_strategies["mcts"].row(v)
             for st in pos:
-                res.append([int(x) for x in B.search_decide(st.copy(), int(st[L.S_ACTOR]), p)])
+                res.append([int(x) for x in B.search_decide(st.copy(), int(st[L.S_ACTOR]), p, empty_model(g))])
         out[gid] = res
         P = g.default_players
         seats = ",".join(["mcts:iterations=40"] + ["reference"] * (P - 1))

@@ -774,13 +774,16 @@ def check_clear_is_safe(game_id: str, positions: int = 30, seed: int = 5, steps:
 
 # ------------------------------------------------------------ a game's plan
 SEARCH_AUDIT = "mcts:iterations=4"   # the search player: a small budget, every rollout heuristic
+# the search player with its play-outs cut and scored by the learned evaluation (every seat's
+# view of the sampled world)
+VALUE_SEARCH_AUDIT = "mcts:iterations=4:value=1:depth=2"
 # the learned player: two worlds, and few candidates so that wide decisions take the guide's path
 LEARNED_AUDIT = "learned:samples=2:width=3"
 
 
 def audit_model(game) -> np.ndarray:
     """The model array a learned seat plays in the audit: two generations of seeded random
-    weights, a linear one and one with a hidden layer, so every path of ``sim/learned.value``
+    weights, a linear one and one with a hidden layer, so every path of ``sim/evaluate.value``
     runs (what a seat reads does not depend on the weights)."""
     from cardlab.sim import models
 
@@ -802,6 +805,8 @@ def audit_plan(game_id: str, decisions: int = 400, search_decisions: int = 12) -
     - the search player (``SEARCH_AUDIT``) with every rollout heuristic and ``random``;
     - the learned player (``LEARNED_AUDIT``, on ``audit_model``) at the fewest, the default
       and the most players, each generation of the model;
+    - the search player with cut play-outs scored by the model (``VALUE_SEARCH_AUDIT``) at
+      the most players;
     - each rule variant the report plays, and every other value of each yes/no or choice
       knob, in a mixed pool of the heuristics (the search is slow in plain Python: its own
       cells cover it);
@@ -835,6 +840,7 @@ def audit_plan(game_id: str, decisions: int = 400, search_decisions: int = 12) -
                           decisions=search_decisions))
     for i, p in enumerate(counts):
         cells.append(dict(pool=f"{LEARNED_AUDIT}:gen={1 + i % 2}", players=p, decisions=search_decisions))
+    cells.append(dict(pool=VALUE_SEARCH_AUDIT, players=game.max_players, decisions=search_decisions))
     variants = list(game.report_variants)  # the report's, then every other value of a yes/no or choice knob
     for k in game.knobs:
         for v in ((True, False) if k.kind == "bool" else k.choices if k.kind == "choice" else ()):

@@ -5,7 +5,7 @@
 
     run_games, run_games_search   what the runner plays (the fast path; with mcts or learned seats)
     play_on(st, sids, params)     a position (a copy of a state at any decision) to its end
-    search_decide(st, me, p)      the search player's answer
+    search_decide(st, me, p, W)   the search player's answer (W: the model array, value=1)
     learned_decide(st, me, p, W)  the learned player's (W: its model array, sim/models.py)
     engine_decide(st, me, sid, p, W)   either, by the seat's strategy id
     give_card, give_state, run_causal   causal card power (a game with ``give_deal``)
@@ -83,10 +83,12 @@ RPAR = default_rows(STRATEGIES)  # every strategy's default parameters (heuristi
 
 
 @njit(cache=True, nogil=True)
-def search_decide(st, me, p):
-    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game."""
+def search_decide(st, me, p, W):
+    """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game
+    (``W``: the model array its play-outs are scored by with value=1)."""
     return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR,
-                         table_cards, table_put, restrict_bits, legal_key, legal_count, {keyed})
+                         table_cards, table_put, restrict_bits, legal_key, legal_count, {keyed},
+                         W, features, N_FEATURES)
 
 
 @njit(cache=True, nogil=True)
@@ -101,7 +103,7 @@ def engine_decide(st, me, sid, p, W):
     """The answer of a player the engine asks (``mcts``, ``learned``) for seat ``me``."""
     if sid == ID.learned:
         return learned_decide(st, me, p, W)
-    return search_decide(st, me, p)
+    return search_decide(st, me, p, W)
 
 
 @njit(cache=True, nogil=True)

@@ -75,9 +75,27 @@ def session(scheduler: str | None, jobs: int):
             cluster.close()
 
 
-def map_chunks(setup, bounds, keep_rows: bool, scheduler: str | None, jobs: int):
-    """Yield (lo, hi, tally, rows) for every chunk as it finishes (on the open session's
-    client when its scheduler and workers are these, else on a client of its own)."""
+def check_backend(backend: str) -> None:
+    if backend not in ("local", "dask"):
+        raise InputError(f"bad --backend {backend!r}: allowed local or dask")
+
+
+def backend_session(backend: str, scheduler: str | None, jobs: int | None):
+    """A block of runs on ``backend``: with ``dask``, one client for all of them (``session``;
+    the one already open when its scheduler and workers are these); locally, nothing."""
+    from cardlab.sim.runner import default_jobs
+
+    check_backend(backend)
+    jobs = jobs or default_jobs()
+    if backend != "dask" or (_SESSIONS and _SESSIONS[-1][1:] == (scheduler, jobs)):
+        return contextlib.nullcontext()
+    return session(scheduler, jobs)
+
+
+def map_calls(fn, calls: list[tuple], scheduler: str | None, jobs: int):
+    """Yield (i, fn(*calls[i])) for every call as it finishes on the cluster (on the open
+    session's client when its scheduler and workers are these, else on a client of its own).
+    ``fn`` must be a module-level function (workers import it) and its arguments picklable."""
     from distributed import as_completed
 
     if _SESSIONS and _SESSIONS[-1][1:] == (scheduler, jobs):
@@ -86,12 +104,18 @@ def map_chunks(setup, bounds, keep_rows: bool, scheduler: str | None, jobs: int)
         (client, cluster), own = connect(scheduler, jobs), True
     try:
         client.run(_cap_threads)
-        futures = client.map(_play, [setup] * len(bounds), [b[0] for b in bounds],
-                             [b[1] for b in bounds], [keep_rows] * len(bounds), pure=False)
+        futures = client.map(fn, *zip(*calls), pure=False)
+        where = {f.key: i for i, f in enumerate(futures)}
         for fut in as_completed(futures):
-            yield fut.result()
+            yield where[fut.key], fut.result()
     finally:
         if own:
             client.close()
             if cluster is not None:
                 cluster.close()
+
+
+def map_chunks(setup, bounds, keep_rows: bool, scheduler: str | None, jobs: int):
+    """Yield (lo, hi, tally, rows) for every chunk of ``setup`` as it finishes (``map_calls``)."""
+    for _, out in map_calls(_play, [(setup, lo, hi, keep_rows) for lo, hi in bounds], scheduler, jobs):
+        yield out

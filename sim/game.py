@@ -272,7 +272,7 @@ class Game:
     def binding(self):
         """The engine bound to the rules its kernel declares (``RULES``) and to the game's
         strategies, by ``sim/bind.py``: ``play_on(st, sids, params)``, ``run_games``,
-        ``run_games_search``, ``search_decide(st, me, p)``, ``choose``, ``ID``, and where the
+        ``run_games_search``, ``search_decide(st, me, p, W)``, ``choose``, ``ID``, and where the
         game has causal card power ``give_card``, ``give_state`` and ``run_causal``."""
         # the plug-in lookup (dynamic): sim/bind.py sits in the layer above the rules
         return importlib.import_module("cardlab.sim.bind").bound(self)

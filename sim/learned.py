@@ -17,46 +17,23 @@ they do, not by the luck of their worlds.  A decision with more than ``width`` l
 (Block Tower's placements) scores the ``guide`` heuristic's own answer and ``width - 1``
 others drawn uniformly (with repeats) from the seat's own stream.
 
-``V`` is a model array row (``sim/models.py``): ``V(x) = expit(w . x + b)`` for a linear
-model, ``expit(w2 . tanh(W1 x + b1) + b2)`` for one hidden layer, the inputs'
-standardization folded into the weights.  Row ``gen - 1`` of the model array plays (``gen=0``, or
-one past its rows: the last row, the newest generation).  Random numbers come from the seat's own stream, never
-the game's chance stream, like every strategy's.
+``V`` is a model array row (``sim/models.py``, evaluated by ``sim/evaluate.value``): a
+linear model or one hidden layer, the inputs' standardization folded into the weights.
+Row ``gen - 1`` of the model array plays (``gen=0``, or one past its rows: the last row,
+the newest generation).  Random numbers come from the seat's own stream, never the
+game's chance stream, like every strategy's.
 """
 import numpy as np
 from numba import njit
 
 from cardlab.sim.engine import seat_params
+from cardlab.sim.evaluate import value
 from cardlab.sim.redeal import determinize
 from cardlab.sim.rng import MAX_SEATS, seat_below
 from cardlab.sim.schema import DONE
 from cardlab.sim.search import copy_position, win_share
 
 P_SAMPLES, P_WIDTH, P_GUIDE, P_GEN = 0, 1, 2, 3  # the learned strategy's parameter slots
-
-
-@njit(cache=True, nogil=True, inline="always")
-def value(W, g, x):
-    """The evaluation of row ``g`` of the model array ``W`` at the observation ``x``: the
-    seat's expected win share, in (0, 1).  ``W[g, 0]`` is the hidden layer's width H (0: a
-    linear model); then the weights, as ``sim/models.pack`` lays them out."""
-    n = x.shape[0]
-    H = np.int64(W[g, 0])
-    if H == 0:
-        z = W[g, 1 + n]
-        for i in range(n):
-            z += W[g, 1 + i] * x[i]
-    else:
-        b1 = 1 + H * n
-        w2 = b1 + H
-        z = W[g, w2 + H]
-        for h in range(H):
-            a = W[g, b1 + h]
-            o = 1 + h * n
-            for i in range(n):
-                a += W[g, o + i] * x[i]
-            z += W[g, w2 + h] * np.tanh(a)
-    return 1.0 / (1.0 + np.exp(-z))
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -19,6 +19,7 @@ from cardlab.sim import runner
 from cardlab.sim.observe import zone_cards
 from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
+from cardlab.sim.search import P_VALUE
 
 
 def zone_census(game, zones: dict) -> Counter:
@@ -100,7 +101,7 @@ def chooser(game, models=None) -> Callable:
     b = game.binding()  # the game's strategies and the players the engine asks, bound to its rules
     first, dispatch = b.ID.mcts, b.choose
     arrays: dict[int, np.ndarray] = {}
-    none = empty_model(game)  # what mcts seats get (they read no model)
+    none = empty_model(game)  # what seats that read no model get
 
     def model_for(st) -> np.ndarray:
         from cardlab.sim.models import weights_for
@@ -115,7 +116,8 @@ def chooser(game, models=None) -> Callable:
     def choose(sid, st, me, params):
         if sid < first:
             return dispatch(sid, st, me, params)
-        W = model_for(st) if sid == b.ID.learned else none
+        reads = sid == b.ID.learned or (sid == b.ID.mcts and params[P_VALUE] != 0)
+        W = model_for(st) if reads else none
         return b.engine_decide(st, me, sid, params, W)
 
     return choose

@@ -43,7 +43,7 @@ class Setup:
     seats: list[SeatStrategy]
     seed: int = 1
     # the learned seats' model array (sim/models.py): None = the game's model for the
-    # players, looked up when a seat plays ``learned`` (make_setup does it at once)
+    # players, looked up when a seat plays ``learned`` or ``mcts:value=1`` (make_setup does it at once)
     models: np.ndarray | None = field(default=None, compare=False)
 
     def identity(self) -> dict:
@@ -66,7 +66,8 @@ class Setup:
 
     @property
     def learns(self) -> bool:
-        return any(s.strategy.name == "learned" for s in self.seats)
+        """A seat plays a learned model (``learned``, or ``mcts`` with value=1)."""
+        return any(s.reads_model for s in self.seats)
 
     def model_array(self) -> np.ndarray:
         """The model array the kernel gets: this setup's, the game's for a learned seat, or

@@ -14,9 +14,14 @@ seat repeats ``iterations`` times:
    chance events between decisions;
 3. **expand** the untried action into a new node;
 4. **roll out** the world to its end: uniformly random legal actions (``rollout=random``)
-   or a heuristic of the game answering every seat;
-5. **back up** every node on the path with the win share (1/k for each of k winners) of
-   the seat that chose its action.
+   or a heuristic of the game answering every seat; with ``value=1``, only ``depth``
+   decisions on, and the world reached is scored by the game's learned evaluation
+   (``sim/evaluate.shares``: each seat's V of what it would see in this sampled world,
+   scaled to sum to 1), the newest generation of the model the table plays
+   (``sim/models.py``, ``cardlab learn``): a cut play-out costs ``depth`` decisions and
+   one evaluation per seat instead of a whole game;
+5. **back up** every node on the path with the win share (1/k for each of k winners; a
+   cut play-out's evaluated share) of the seat that chose its action.
 
 A **wide** decision (more than ``widen`` legal actions: Block Tower's placements, up to
 30,030) would never try an action twice at these budgets, so its node grows by
@@ -62,11 +67,13 @@ from numba import njit
 
 from cardlab.sim.bits import popcount
 from cardlab.sim.engine import seat_params
+from cardlab.sim.evaluate import shares
 from cardlab.sim.redeal import determinize
 from cardlab.sim.rng import MAX_SEATS, seat_below
 from cardlab.sim.schema import DONE
 
-P_ITERATIONS, P_C, P_ROLLOUT, P_NEVER, P_WIDEN, P_TRUST = 0, 1, 2, 3, 4, 5  # the mcts strategy's parameter slots
+# the mcts strategy's parameter slots
+P_ITERATIONS, P_C, P_ROLLOUT, P_NEVER, P_WIDEN, P_TRUST, P_VALUE, P_DEPTH = range(8)
 RANDOM_ROLLOUT = -1                      # rollout=random: uniform legal actions
 
 
@@ -180,11 +187,14 @@ def widen_pick(st, me, world, n, node, who, rollout, rpar, never, saved, keys, a
 
 @njit(cache=True, nogil=True, inline="always")
 def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, table_put, restrict_bits,
-           legal_key, legal_count, quick_count):
+           legal_key, legal_count, quick_count, W, features, n_features):
     """Seat ``me``'s action in ``st`` by ISMCTS with the parameters ``p`` (iterations, c,
-    rollout, never, widen, trust); ``rpar`` holds every strategy's default parameters (a heuristic
-    rollout's); ``restrict_bits(st, kind, a, b, c)`` is the game's mask of what an action
-    commits (for ``never``); ``legal_key(st, o, n, kind, a, b, c)`` the place of an action in
+    rollout, never, widen, trust, value, depth); ``W`` is the model array a cut play-out is
+    scored by (its last row; read only with value=1), ``features`` the game's observation
+    numbers (``sim/features.py``, ``n_features`` of them); ``rpar`` holds every strategy's
+    default parameters (a heuristic rollout's); ``restrict_bits(st, kind, a, b, c)`` is the
+    game's mask of what an action commits (for ``never``); ``legal_key(st, o, n, kind, a,
+    b, c)`` the place of an action in
     the ``n`` legal ones listed at ``o``, or -1 (``listed``, or the game's quicker own);
     ``legal_count(st)`` how many legal actions there are: ``legal`` itself (it lists them,
     ``quick_count`` False) or, for a game with wide decisions, a count that lists nothing
@@ -198,6 +208,11 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, tab
     rollout = np.int64(p[P_ROLLOUT])
     never = np.int64(p[P_NEVER])
     widen = np.int64(p[P_WIDEN])
+    cut = p[P_VALUE] != 0  # play-outs cut after `depth` decisions and scored by V
+    depth_cut = np.int64(p[P_DEPTH])
+    g = W.shape[0] - 1
+    x = np.zeros(n_features if cut else 1, dtype=np.float64)  # one seat's observation numbers
+    v = np.zeros(MAX_SEATS, dtype=np.float64)  # every seat's evaluated share
     world = np.empty(E.size, dtype=np.int64)
     saved = np.empty(E.size, dtype=np.int64)
     pool = np.empty(E.size, dtype=np.int64)
@@ -321,8 +336,10 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, tab
             depth += 1
             path[depth] = node
             step(world, (act[node, 0], act[node, 1], act[node, 2], act[node, 3]))
-        # roll the world out to its end
-        while world[E.phase] != DONE:
+        # roll the world out to its end (with value=1: `depth_cut` decisions on)
+        ply = 0
+        while world[E.phase] != DONE and not (cut and ply >= depth_cut):
+            ply += 1
             who = world[E.actor]
             if rollout != RANDOM_ROLLOUT:
                 bound = who == me and never != 0
@@ -339,12 +356,16 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, tab
                 n = keep_allowed(world, n, never, restrict_bits, E)
             o = E.acts + 4 * seat_below(st, me, n)
             step(world, (world[o], world[o + 1], world[o + 2], world[o + 3]))
-        # back up each node with the win share of the seat that chose it
+        # back up each node with the win share of the seat that chose it (a cut play-out:
+        # the evaluated shares)
+        scored = world[E.phase] != DONE
+        if scored:
+            shares(world, P, W, g, x, features, v)
         visits[0] += 1.0
         for d in range(1, depth + 1):
             nd = path[d]
             visits[nd] += 1.0
-            reward[nd] += win_share(world, E, player[nd])
+            reward[nd] += v[player[nd]] if scored else win_share(world, E, player[nd])
     # the most visited action at the root (ties: the first expanded)
     best = -1
     most = -1.0

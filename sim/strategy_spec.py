@@ -147,6 +147,13 @@ class SeatStrategy:
     def row(self) -> np.ndarray:
         return self.strategy.row(dict(self.overrides))
 
+    @property
+    def reads_model(self) -> bool:
+        """The seat plays a learned model (``sim/models.py``): ``learned``, or ``mcts`` with
+        value=1 (its play-outs scored by the model)."""
+        name = self.strategy.name
+        return name == "learned" or (name == "mcts" and dict(self.overrides).get("value", 0) != 0)
+
 
 def parse_strategies(spec: str | list[str] | None, registry: dict[str, Strategy], players: int,
                      game: str, default: str = "reference") -> list[SeatStrategy]:

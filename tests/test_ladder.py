@@ -31,6 +31,31 @@ def test_the_ladder_is_the_same_for_any_jobs_and_reads_its_own_numbers():
     assert d["verdict"].startswith("Against a field of reference")
 
 
+def test_learned_rungs_sit_beside_the_heuristics_and_name_their_model():
+    """--also: the learned player and a search scored by the model are rungs like any
+    other (curve, self-play, ratings), between the heuristics and the budgets; the ladder
+    names the model they played (the shipped one for 3 players)."""
+    from cardlab.sim import models
+    from cardlab.sim.registry import get_game
+
+    lad = run_ladder("crazy_eights", [4, 16], games=8, self_games=8, versus_games=6, seed=3, jobs=1,
+                     also=["learned", "mcts:iterations=8:value=1:depth=2"])
+    d = lad.to_dict()
+    assert d["rungs"] == ["random", "reference", "hoarder", "starver", "learned", "mcts:iterations=8:value=1:depth=2",
+                          "mcts:iterations=4", "mcts:iterations=16"]
+    assert [c["rung"] for c in d["curve"]] == d["rungs"] and {r["rung"] for r in d["ratings"]} == set(d["rungs"])
+    assert d["model"] == models.digest(models.weights_for(get_game("crazy_eights"), 3))
+    assert "model" not in small(1).to_dict()
+    for bad, msg in ((["reference"], "a rung the ladder has already"), (["learned,reference"], "one player"),
+                     (["mcts:value=3"], "mcts:value")):
+        with pytest.raises(InputError, match=msg):
+            run_ladder("crazy_eights", [4, 16], games=8, also=bad)
+    p = subprocess.run([sys.executable, "-m", "cardlab.cli", "ladder", "crazy_eights", "--also", "learned,learned",
+                        "-q", "--no-history"], capture_output=True, text=True)
+    assert p.returncode == 2 and "bad --also 'learned,learned': a rung named twice" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
 def test_bad_budgets_are_refused():
     for bad in ("0,16", "16,8", "a", "", "16,16"):
         with pytest.raises(InputError, match="bad --budgets"):
@@ -161,3 +186,19 @@ def test_games_for_a_precision():
     assert games_for(0.01, arms=2) == pytest.approx(2 * n, abs=1)
     with pytest.raises(ValueError):
         games_for(0)
+
+
+def test_the_ladder_on_dask_is_the_local_one_on_one_cluster(monkeypatch):
+    """--backend dask: every run of the ladder (the curve, self-play, the rungs'
+    tournament) on one client, the same numbers as local threads."""
+    from cardlab.sim import dask_backend
+
+    clusters = []
+    real = dask_backend.connect
+    monkeypatch.setattr(dask_backend, "connect", lambda *a: clusters.append(1) or real(*a))
+    kw = dict(games=6, self_games=6, versus_games=6, seed=3, jobs=2, also=["learned"])
+    on_dask = run_ladder("crazy_eights", [4], backend="dask", **kw).to_dict()
+    local = run_ladder("crazy_eights", [4], **kw).to_dict()
+    assert clusters == [1] and on_dask | {"elapsed_s": 0} == local | {"elapsed_s": 0}
+    with pytest.raises(InputError, match="bad --backend 'spark': allowed local or dask"):
+        run_ladder("crazy_eights", [4], backend="spark", **kw)

@@ -12,7 +12,7 @@ import pytest
 
 from cardlab.analysis.learn import fold, learn
 from cardlab.analysis.value import fit, fit_network, sample
-from cardlab.sim import learned, models, runner
+from cardlab.sim import evaluate, learned, models, runner
 from cardlab.sim.errors import InputError
 from cardlab.sim.registry import get_game
 
@@ -72,7 +72,7 @@ def test_the_compiled_evaluation_is_the_fitted_one():
     m.add(0, fold(lin, N))
     m.add(3, fold(net, N))
     W = m.array()
-    value = learned.value.py_func if hasattr(learned.value, "py_func") else learned.value
+    value = evaluate.value.py_func if hasattr(evaluate.value, "py_func") else evaluate.value
     for g, fitted in enumerate((lin, net)):
         want = fitted(X[:50])
         got = np.array([value(W, g, x) for x in X[:50]])
@@ -178,3 +178,36 @@ def test_an_unwritable_model_file_and_a_bad_penalty_are_one_line(model_dirs):
     p = subprocess.run([sys.executable, "-m", "cardlab.cli", "learn", "crazy_eights", "-q", "--l2", "inf"],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 2 and "bad --l2 inf" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_search_teacher_makes_the_data_of_later_generations(model_dirs):
+    """--teacher: generation 2 learns from the search's games (its play-outs scored by
+    generation 1 with value=1), the same model for any jobs; the teacher is in the model's
+    pools and its command; a bad teacher is one line before any game."""
+    kw = dict(players=2, games=40, every=6, eval_games=4, seed=3, generations=2,
+              teacher="mcts:iterations=8:value=1:depth=2")
+    a, _ = learn("crazy_eights", jobs=1, out=model_dirs / "a.json", **kw)
+    b, _ = learn("crazy_eights", jobs=2, out=model_dirs / "b.json", **kw)
+    assert np.array_equal(a.array(), b.array())
+    assert a.generations[1]["pools"][0] == "mcts:iterations=8:value=1:depth=2,mcts:iterations=8:value=1:depth=2"
+    assert "--teacher mcts:iterations=8:value=1:depth=2" in a.info["command"]
+    plain, _ = learn("crazy_eights", jobs=1, out=model_dirs / "c.json", **dict(kw, teacher="learned"))
+    assert np.array_equal(plain.array()[0], a.array()[0]) and not np.array_equal(plain.array()[1], a.array()[1])
+    for bad, msg in (("mcts:depth=x", "bad value 'x' for parameter 'mcts:depth'"),
+                     ("mcts,reference", "bad --teacher 'mcts,reference': one player")):
+        with pytest.raises(InputError, match=msg):
+            learn("crazy_eights", out=model_dirs / "d.json", **dict(kw, teacher=bad))
+    assert not (model_dirs / "d.json").exists()
+
+
+def test_training_on_dask_gives_the_local_model_on_one_cluster(model_dirs, monkeypatch):
+    from cardlab.sim import dask_backend
+
+    clusters = []
+    real = dask_backend.connect
+    monkeypatch.setattr(dask_backend, "connect", lambda *a: clusters.append(1) or real(*a))
+    kw = dict(players=2, games=60, every=6, eval_games=4, seed=3, generations=2, jobs=2)
+    on_dask, _ = learn("crazy_eights", out=model_dirs / "d.json", backend="dask", **kw)
+    local, _ = learn("crazy_eights", out=model_dirs / "l.json", **kw)
+    assert clusters == [1] and np.array_equal(on_dask.array(), local.array())
+    assert [g["strength"] for g in on_dask.generations] == [g["strength"] for g in local.generations]

@@ -14,6 +14,7 @@ import pytest
 from cardlab.analysis.restricted import run_restricted
 from cardlab.sim import runner
 from cardlab.sim.errors import InputError
+from cardlab.sim.positions import empty_model
 from cardlab.sim.registry import game_ids, get_game
 from cardlab.sim.schema import DONE
 from cardlab.sim.testing import legal_actions, new_game, random_legal
@@ -52,7 +53,7 @@ def test_the_restricted_player_never_takes_what_it_is_denied(game_id):
     names = {int(b): n for n, b in dict(mcts.params[3].names).items()}
     for st, me, mask, moves in found:
         p = mcts.row({"iterations": 24, "never": names[mask]})
-        act = tuple(int(x) for x in game.binding().search_decide(st.copy(), me, p))
+        act = tuple(int(x) for x in game.binding().search_decide(st.copy(), me, p, empty_model(game)))
         assert act in legal_actions(game, st)
         assert int(moves.restrict_bits(st, *act)) & mask == 0, (
             f"{game_id}: mcts:never={names[mask]} played {act}, which commits it")

@@ -13,6 +13,7 @@ import pytest
 
 from cardlab.sim import runner
 from cardlab.sim.errors import InputError
+from cardlab.sim.positions import empty_model
 from cardlab.sim.registry import game_ids, get_game
 from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
@@ -96,7 +97,7 @@ def test_mcts_takes_a_win_that_is_on_the_table(game_id):
     decide = game.binding().search_decide
     for st, me, good in found:
         p = game.all_strategies["mcts"].row()  # the default budget
-        act = tuple(int(x) for x in decide(st.copy(), me, p))
+        act = tuple(int(x) for x in decide(st.copy(), me, p, empty_model(game)))
         assert act in good or wins_anyway(game, st, act, me), (
             f"{game_id}: mcts played {act} where {good} win at once, and it can lose after it")
 
@@ -154,7 +155,7 @@ def test_mcts_does_not_hand_the_next_seat_a_win(game_id):
     decide = game.binding().search_decide
     for st, me, bad in found:
         p = game.all_strategies["mcts"].row()  # the default budget
-        act = tuple(int(x) for x in decide(st.copy(), me, p))
+        act = tuple(int(x) for x in decide(st.copy(), me, p, empty_model(game)))
         assert act not in bad, f"{game_id}: mcts played {act}, after which the next seat wins at once"
 
 
@@ -226,7 +227,7 @@ SEARCH_SEEDS = (None, 101, 102)
 def mcts_move(game, st, me):
     """The default ``mcts`` (its default budget) at seat ``me``."""
     p = game.all_strategies["mcts"].row()
-    return tuple(int(x) for x in game.binding().search_decide(st.copy(), me, p))
+    return tuple(int(x) for x in game.binding().search_decide(st.copy(), me, p, empty_model(game)))
 
 
 def assert_does_not_hand(game, st, me, players, rules=None, still_wins=()):
@@ -453,7 +454,7 @@ def test_trust_keeps_mcts_to_its_heuristic_unless_the_search_finds_better():
         answer = tuple(int(x) for x in B.choose(ref.id, st.copy(), me, ref.row()))
         for trust in (0, 1, 10):
             p = mcts.row({"trust": trust, "iterations": 96})
-            agree[trust] += tuple(int(x) for x in B.search_decide(st.copy(), me, p)) == answer
+            agree[trust] += tuple(int(x) for x in B.search_decide(st.copy(), me, p, empty_model(game))) == answer
     n = len(found)
     assert n == 30
     assert agree[10] >= 0.9 * n, agree
@@ -596,9 +597,10 @@ def test_block_towers_quick_wide_nodes_decide_as_the_generic_search():
     B = get_game("block_tower").binding()
 
     @njit(nogil=True)
-    def generic(st, me, p):
+    def generic(st, me, p, W):
         return search.decide(st, me, p, B.RPAR, B.ENGINE, B.choose, B.step, B.legal, B.REDEAL, B.CLEAR,
-                             B.no_table_cards, B.no_table_put, B.restrict_bits, search.listed, B.legal, False)
+                             B.no_table_cards, B.no_table_put, B.restrict_bits, search.listed, B.legal, False,
+                             W, B.features, B.N_FEATURES)
 
     game = get_game("block_tower")
     mcts = game.all_strategies["mcts"]
@@ -612,8 +614,8 @@ def test_block_towers_quick_wide_nodes_decide_as_the_generic_search():
                    {"iterations": 40, "widen": 3}):
         p = mcts.row(params)
         for st, me, _ in found:
-            quick = tuple(int(x) for x in game.binding().search_decide(st.copy(), me, p))
-            assert quick == tuple(int(x) for x in generic(st.copy(), me, p)), params
+            quick = tuple(int(x) for x in game.binding().search_decide(st.copy(), me, p, empty_model(game)))
+            assert quick == tuple(int(x) for x in generic(st.copy(), me, p, empty_model(game))), params
 
 
 def test_search_decisions_match_the_golden_file():
