@@ -356,10 +356,11 @@ def render_text(lad: Ladder) -> str:
              f"pairing, {lad.versus_per_order} per seat order)"]
     if lad.model:
         lines.append(f"(learned rungs play the model {lad.model}: cardlab learn, docs/search-and-ladder.md)")
-    lines += ["", f"{'rung':<24} {'vs field':>9} {'95% CI':>17}   {'seat-0 edge (self-play)':>24}"]
+    w = max([24] + [len(r) for r in lad.rungs])  # the rung column fits the longest name
+    lines += ["", f"{'rung':<{w}} {'vs field':>9} {'95% CI':>17}   {'seat-0 edge (self-play)':>24}"]
     for c, s in zip(lad.curve, lad.self_play):
         bar = "#" * int(round(40 * c["win_rate"]))
-        lines.append(f"{c['rung']:<24} {100 * c['win_rate']:8.1f}% [{100 * c['ci'][0]:5.1f}, {100 * c['ci'][1]:5.1f}]"
+        lines.append(f"{c['rung']:<{w}} {100 * c['win_rate']:8.1f}% [{100 * c['ci'][0]:5.1f}, {100 * c['ci'][1]:5.1f}]"
                      f"   {100 * s['seat0_edge']:+7.1f} [{100 * s['ci'][0]:+5.1f}, {100 * s['ci'][1]:+5.1f}]"
                      f"{'*' if s.get('edge_found') else ' '} {bar}")
     if any(s.get("edge_found") for s in lad.self_play):
@@ -368,7 +369,7 @@ def render_text(lad: Ladder) -> str:
     def end(x, sign):
         return sign + "inf" if x is None else f"{x:+.2f}"  # None: unbounded (never won, or never lost)
 
-    lines += [f"  {r['rung']:<24} {r['rating']:+7.2f} [{end(r['ci'][0], '-')}, {end(r['ci'][1], '+')}]"
+    lines += [f"  {r['rung']:<{w}} {r['rating']:+7.2f} [{end(r['ci'][0], '-')}, {end(r['ci'][1], '+')}]"
               for r in lad.ratings]
     lines += ["", lad.verdict, f"({lad.elapsed_s:.1f} s)"]
     return "\n".join(lines)

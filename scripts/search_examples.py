@@ -7,7 +7,8 @@ ladders) and ``reports/restricted/GAME.{txt,json}`` (restricted play).
 Each example is the CLI command written in its ``.txt`` (``cardlab ladder ...`` /
 ``cardlab restricted ...``), run once through the same library calls: the ``.txt`` is
 the command's text output with the command under it, the ``.json`` its ``--json``
-object.  About 30 minutes for the ladders and 29 for the restricted runs on this 2-core
+object.  The ladders rank the learned player and the search scored by it (``ALSO``) beside
+the heuristics.  About 30 minutes for the ladders and 29 for the restricted runs on this 2-core
 machine (Block Tower's are the longest: 15 and 12 minutes).
 """
 from __future__ import annotations
@@ -33,6 +34,9 @@ LADDERS = {
     "block_tower": (100, 60, 120, (16, 64, 256)),
     "crazy_eights": (300, 200, 300, (16, 64, 256)),
 }
+# the learned rungs beside the heuristics (issue 38): the shipped model, read one move ahead
+# and scoring the search's cut play-outs
+ALSO = ("learned", "mcts:iterations=128:value=1")
 RESTRICTED_GAMES, RESTRICTED_ITERATIONS = 100, 32  # the command's defaults
 
 
@@ -40,9 +44,9 @@ def ladder(game: str, jobs: int) -> tuple[str, dict]:
     from cardlab.analysis.ladder import render_text, run_ladder
 
     games, self_games, versus, budgets = LADDERS[game]
-    lad = run_ladder(game, list(budgets), "reference", None, games, self_games, versus, 1, jobs)
+    lad = run_ladder(game, list(budgets), "reference", None, games, self_games, versus, 1, jobs, also=list(ALSO))
     command = (f"cardlab ladder {game} --budgets {','.join(map(str, budgets))} --games {games} "
-               f"--self-games {self_games} --versus-games {versus} --jobs {jobs}")
+               f"--self-games {self_games} --versus-games {versus} --also {','.join(ALSO)} --jobs {jobs}")
     return render_text(lad) + f"\n\ncommand: {command}\n", lad.to_dict()
 
 
