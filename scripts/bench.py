@@ -651,11 +651,12 @@ def search_rate(game_id: str, rollout: str, jobs: int, repeat: int) -> list[floa
     M, B, L = g.model(), g.binding(), g.layout
     p = g.all_strategies["mcts"].row({"iterations": SEARCH_ITERATIONS, "rollout": rollout})
     pos = [st for st in search_positions(game_id) if M.legal(st.copy()) > 1]
-    B.search_decide(pos[0].copy(), int(pos[0][L.S_ACTOR]), p, empty_model(g))  # compiled (or loaded) first
+    W = empty_model(g)  # plain search: no model read
+    B.search_decide(pos[0].copy(), int(pos[0][L.S_ACTOR]), p, W)  # compiled (or loaded) first
 
     def work():
         for st in pos:
-            B.search_decide(st.copy(), int(st[L.S_ACTOR]), p, empty_model(g))
+            B.search_decide(st.copy(), int(st[L.S_ACTOR]), p, W)
 
     rates = []
     for _ in range(repeat):
