@@ -63,3 +63,15 @@ def test_the_audit_catches_a_recipe_that_reads_hidden_cards():
     assert p.returncode == 0, p.stderr[-2000:]
     n, parts = p.stdout.split(" ", 1)
     assert int(n) > 0 and "stock" in parts and "hands" in parts, p.stdout
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_rule_slot_read_as_a_float_is_filled_by_a_float_knob(game_id):
+    """A rule slot declared as a float's bits (``S.numbers(floats=...)``) must come from a
+    float knob of that name: an integer knob's slot read as float bits would give the model
+    a denormal near 0 whatever its value (Block Tower's first_start_fewer did)."""
+    game = get_game(game_id)
+    knobs = {k.name: k for k in game.knobs}
+    floats = game.schema.float_numbers & set(game.schema.rule_names)
+    bad = [n for n in floats if n in knobs and knobs[n].kind != "float"]
+    assert not bad, f"{game_id}: integer knobs read as float bits: {bad}"

@@ -139,10 +139,7 @@ S.progress("points", close=3)  # close: the runner-up at most one block (1-3 poi
 # seat numbers (the observation vector gives them from the observer) and float64 bits
 S.numbers(seats=("start", "cur", "prev"),
           floats=("u", "share", "base", "ah", "au", "anyf", "risk_style", "push_style", "adj_risk", "rem_risk",
-                  "d1", "d2", "d3", "s1", "s2", "s3", *(f"skill{s}" for s in range(MAXP)),
-            # a compensation knob (not in the rulebook: a balancing option; 0 is the game as
-            # printed): round 0's start seat is dealt first_start_fewer cards fewer
-            "first_start_fewer"))
+                  "d1", "d2", "d3", "s1", "s2", "s3", *(f"skill{s}" for s in range(MAXP))))
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
 S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_TURN, S_ROUND, S_START, S_DIR = S.at("turn", "round", "start", "dir")
