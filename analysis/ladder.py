@@ -157,9 +157,8 @@ def run_ladder(game_id: str, budgets: list[int] | None = None, field_spec: str =
     ranked as rungs beside the heuristics (``parse_also``); ``backend="dask"``: every run
     on one Dask client (``scheduler``, or a LocalCluster of ``jobs`` workers), the same
     ladder as local threads."""
-    from cardlab.sim.dask_backend import backend_session, check_backend
+    from cardlab.sim.dask_backend import backend_session
 
-    check_backend(backend)
     with backend_session(backend, scheduler, jobs):
         return _ladder(game_id, budgets, field_spec, players, games, self_games, versus_games, seed, jobs, sets,
                        progress, also, dict(backend=backend, scheduler=scheduler))

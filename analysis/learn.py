@@ -185,9 +185,8 @@ def learn(game_id: str, players: int | None = None, generations: int = 3, games:
     ``teacher`` the player whose games generation 2 on learns from (the module's docstring);
     ``backend="dask"``: the sampled games and the strength tables on one Dask client
     (``scheduler``, or a LocalCluster of ``jobs`` workers), the same model as local threads."""
-    from cardlab.sim.dask_backend import backend_session, check_backend
+    from cardlab.sim.dask_backend import backend_session
 
-    check_backend(backend)
     with backend_session(backend, scheduler, jobs):
         return _learn(game_id, players, generations, games, every, eval_games, seed, jobs, l2, hidden, sets, out,
                       resume, progress, say, teacher, dict(backend=backend, scheduler=scheduler))

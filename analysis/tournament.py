@@ -239,7 +239,7 @@ def run_tournament(game_id: str, strategies: list[str] | str, players: int | Non
     ``backend="dask"`` plays every run on one Dask client (``scheduler``, or a LocalCluster
     of ``jobs`` workers), with the same result as local threads."""
     from cardlab.sim import runner
-    from cardlab.sim.dask_backend import backend_session, check_backend
+    from cardlab.sim.dask_backend import backend_session
     from cardlab.sim.registry import get_game
 
     names = check_strategies(strategies)
@@ -248,7 +248,6 @@ def run_tournament(game_id: str, strategies: list[str] | str, players: int | Non
     if players < 2:
         raise InputError(f"bad --players {players}: a tournament needs at least 2 players")
     runner.check_counts(games, seed, jobs)
-    check_backend(backend)
     # validate everything (players, knobs, every strategy) before playing anything
     for name in names:
         runner.make_setup(game_id, players, sets, name, seed)
