@@ -55,9 +55,10 @@ from cardlab.sim.rng import seed_game
 from cardlab.sim.jit import LOOP
 from cardlab.sim.redeal import no_table_cards, no_table_put
 from cardlab.strategies.base import default_rows
-from {layout} import CLEAR, ENGINE, GIVE, MAXP, REDEAL, R_PLAYERS, S, S_SIZE
-from {strategies} import ID, STRATEGIES, choose
+from {layout} import CLEAR, ENGINE, GIVE, MAXP, REDEAL, R_PLAYERS, S, S_PHASE, S_SIZE
+from {strategies} import ID, STRATEGIES
 {imports}
+{dispatch}
 
 # ---------------------------------------------------------------- the engine
 
@@ -198,6 +199,48 @@ _BOUND: dict[str, ModuleType] = {}
 _LOCK = threading.Lock()  # one thread writes and imports a game's module (Dask workers have several)
 
 
+def dispatch(game) -> str:
+    """The text of ``choose(sid, st, me, p)``, the strategies' dispatch: for the pending
+    decision (``st[S_PHASE]``) and the seat's strategy id, the function ``register`` lists
+    for that strategy and decision (``strategies/GAME.py``), its answer made four numbers by
+    ``jit.as_act``.  Written from the registry, so no strategy can fall through to another
+    one's code; the last heuristic also answers ids past them (the engine answers ``mcts``
+    and ``learned`` before asking ``choose``).  Raises a one-line error for a registered
+    function the strategy module does not hold under its own name."""
+    from cardlab.sim.errors import InputError
+
+    from cardlab.strategies.base import ANSWERS
+
+    module = importlib.import_module(game.strategy_module)
+    heuristics = [s for s in module.STRATEGIES if not s.search]
+    decisions = [d for d, _ in game.layout.S.decisions]
+    for strat in heuristics:
+        for d, name in strat.decisions:
+            if getattr(module, name, None) is not ANSWERS[(game.layout.S.game, strat.name)][d]:
+                raise InputError(f"game '{game.id}': strategy '{strat.name}' answers '{d}' with {name}, which "
+                                 f"{game.strategy_module} does not hold under that name (register functions "
+                                 "defined or imported there by their own name)")
+    names = sorted({name for s in heuristics for _, name in s.decisions})
+    out = ["", "# ---------------------------------------------------------------- the strategies' dispatch",
+           "from cardlab.sim.jit import as_act, helper",
+           f"from {game.strategy_module} import {', '.join(names)}", "", "",
+           '@helper("ACT(int64, ST, int64, PAR)", paste=True)  # compiled once, pasted by LLVM',
+           "def choose(sid, st, me, p):",
+           '    """The seat\'s strategy (``sid``: ``ID`` by name) answers the pending decision."""',
+           "    phase = st[S_PHASE]"]
+    for k, d in enumerate(decisions):
+        last_decision = k == len(decisions) - 1
+        pad = "    " if last_decision else "        "
+        out.append(f"    # {d}" if last_decision else f"    if phase == {k + 1}:  # {d}")
+        for i, strat in enumerate(heuristics):
+            call = f"return as_act({dict(strat.decisions)[d]}(st, me, p))"
+            if i == len(heuristics) - 1:
+                out.append(f"{pad}{call}  # {strat.name}")
+            else:
+                out += [f"{pad}if sid == {strat.id}:  # {strat.name}", f"{pad}    {call}"]
+    return "\n".join(out) + "\n"
+
+
 def source(game) -> str:
     """The bound module's text for ``game``: ``TEMPLATE`` with the imports of its declared
     rules functions (``RULES`` in its kernel module), hooks left out standing for their
@@ -230,7 +273,8 @@ def source(game) -> str:
     lines += [f"{field} = {default}" for field, default in DEFAULTS.items() if field not in named]
     text = TEMPLATE.format(title=game.title.split(":")[0] or game.id, kernel=game.kernel_module,
                            layout=game.layout.__name__, strategies=game.strategy_module,
-                           imports="\n".join(lines), keyed="True" if "legal_key" in named else "False")
+                           imports="\n".join(lines), keyed="True" if "legal_key" in named else "False",
+                           dispatch=dispatch(game))
     if causal:
         text += ("" if "give_card" in named else SWAP) + CAUSAL
     return text

@@ -37,7 +37,10 @@ Type names for the signature strings:
 """
 import re
 
-from numba import njit
+import numpy as np
+from numba import njit, types
+from numba.core.errors import TypingError
+from numba.extending import overload
 
 from cardlab.sim import numba_internals
 from cardlab.sim.errors import ILLEGAL
@@ -124,3 +127,30 @@ def illegal3(decision, fields, seat, a, b, c):
 @helper(_ILLEGAL_SIG, nrt=True)
 def illegal4(decision, fields, seat, a, b, c, d):
     raise ValueError(ILLEGAL, decision, fields, seat, a, b, c, d)
+
+
+def as_act(x):
+    """A strategy's answer as the 4-number action the engine steps: a number ``x`` (a bid,
+    a yes/no) is ``(x, 0, 0, 0)``, a pair ``(a, b)`` is ``(a, b, 0, 0)``, four numbers stay as
+    they are.  The strategies' dispatch (``sim/bind.py``) calls it on every answer, so a
+    strategy returns what its decision needs and nothing more.  Plain Python when numba's
+    JIT is off."""
+    if isinstance(x, tuple):
+        return x if len(x) == 4 else tuple(x) + (np.int64(0),) * (4 - len(x))
+    return (np.int64(x), np.int64(0), np.int64(0), np.int64(0))
+
+
+@overload(as_act, jit_options={"cache": True, "nogil": True})
+def _as_act(x):
+    zero = np.int64(0)
+    if isinstance(x, types.BaseTuple) and len(x) == 4:
+        return lambda x: x
+    if isinstance(x, types.BaseTuple) and len(x) == 3:
+        return lambda x: (x[0], x[1], x[2], zero)
+    if isinstance(x, types.BaseTuple) and len(x) == 2:
+        return lambda x: (x[0], x[1], zero, zero)
+    if isinstance(x, types.BaseTuple) and len(x) == 1:
+        return lambda x: (x[0], zero, zero, zero)
+    if isinstance(x, (types.Integer, types.Boolean)):
+        return lambda x: (np.int64(x), zero, zero, zero)
+    raise TypingError(f"a strategy answered with {x}: expected a number or a tuple of 1 to 4 numbers")

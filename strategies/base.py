@@ -23,23 +23,22 @@ and registers them all at the bottom with the function answering each decision::
     ID = ids(STRATEGIES)               # ID.greedy: the derived id
 
 A strategy that plays a decision exactly like another registers that one's function for
-it (``(SWEEPER, {"stall": reference_stall, ...})``): no delegate wrapper is needed, and
-its dispatch branch calls the registered function.  The ids are the registration order.  ``register`` refuses (at import) a strategy that
-does not answer every decision of the game's schema, and ``check_dispatch`` refuses a
-compiled dispatch (``choose``) that lacks the branch of a registered strategy, so a
-strategy can never fall through to another one's code.
+it (``(SWEEPER, {"stall": reference_stall, ...})``): no delegate wrapper is needed.  The
+ids are the registration order.  ``register`` refuses (at import) a strategy that does not
+answer every decision of the game's schema.  The compiled dispatch, ``choose(sid, st, me,
+p)``, is written from the registry by the binding (``sim/bind.dispatch``), so a strategy
+can never fall through to another one's code; each function answers with what its decision
+needs (a number, a pair, or the 4-number action: ``sim/jit.as_act``).
 
 ``register`` also appends the search player ``mcts`` (``search_player``: ISMCTS over the
 game's own ``legal``/``step``, ``sim/search.py``) and the ``learned`` player
 (``learned_player``: a learned evaluation over the game's own ``step``, ``sim/learned.py``)
-after the game's strategies; the engine, not the game's ``choose``, answers for them, so no
-dispatch names them, and ``Game.strategies`` (what "all" pools and tournaments mean) leaves
+after the game's strategies; the engine, not ``choose``, answers for them, so the
+dispatch does not name them, and ``Game.strategies`` (what "all" pools and tournaments mean) leaves
 them out while ``Game.all_strategies`` has them.
 """
 from __future__ import annotations
 
-import inspect
-import re
 from collections import namedtuple
 from dataclasses import replace
 
@@ -49,6 +48,11 @@ import numpy as np
 # here so that every game's strategy module and ``from cardlab.strategies.base import ...``
 # keep working
 from cardlab.sim.strategy_spec import Param, SeatStrategy, Strategy, parse_strategies  # noqa: F401
+
+
+# every registered strategy's function per decision, by (game, strategy name): the binding
+# writes the dispatch from the names and checks it imports these very functions
+ANSWERS: dict[tuple[str, str], dict] = {}
 
 
 class RegistryError(Exception):
@@ -76,6 +80,7 @@ def register(schema, *entries, search_iterations: int = 200) -> tuple[Strategy, 
         strat.at  # noqa: B018 - checks the parameter count
         fns = tuple((d, getattr(answers[d], "__name__", str(answers[d]))) for d in wanted)
         out.append(replace(strat, id=i, decisions=fns))
+        ANSWERS[(schema.game, strat.name)] = {d: answers[d] for d in wanted}
     heuristics = tuple(out)
     out.append(replace(search_player(heuristics, search_iterations), id=len(out)))
     out.append(replace(learned_player(heuristics), id=len(out)))
@@ -156,20 +161,3 @@ def default_rows(strategies: tuple[Strategy, ...]) -> np.ndarray:
 def ids(strategies: tuple[Strategy, ...]):
     """Every strategy's id by name (a namedtuple numba reads as constants)."""
     return namedtuple("Ids", [s.name for s in strategies])(*(s.id for s in strategies))
-
-
-def check_dispatch(dispatch, strategies: tuple[Strategy, ...], decision: str) -> None:
-    """Refuse (at import) a compiled dispatch for ``decision`` that does not call every
-    registered strategy's function for it under its own id: it must read
-    ``if sid == ID.<name>: return <function>(...)`` for each strategy (the last one may be
-    the final ``return``)."""
-    fn = getattr(dispatch, "py_func", dispatch)
-    src = inspect.getsource(fn)
-    strategies = tuple(s for s in strategies if not s.search)  # the engine asks the search player
-    for strat in strategies:
-        func = dict(strat.decisions)[decision]
-        branch = re.search(rf"sid == ID\.{strat.name}\b[^\n]*:\s*\n\s*return {func}\(", src)
-        last = strat is strategies[-1] and re.search(rf"\n\s*return {func}\([^\n]*\)\s*$", src.rstrip() + "\n")
-        if not (branch or last):
-            raise RegistryError(f"{fn.__module__}.{fn.__name__}: no branch 'if sid == ID.{strat.name}: "
-                                f"return {func}(...)' for the {decision} decision of strategy '{strat.name}'")

@@ -18,17 +18,16 @@ a decision exactly like the reference registers the reference's function for it)
 - ``block``     -> ``(card, style)``: the block card to play and the placement style in
   thousandths (0 careful .. 1000 sabotage).
 
-``choose`` at the bottom dispatches on the pending decision (``st[S_PHASE]``) to one
-``ask_*`` function per decision, which calls the seat's strategy's function by its id.
+``choose``, written from the registry at the bottom (``sim/bind.py``), dispatches on the
+pending decision (``st[S_PHASE]``), then calls the seat's strategy's function by its id.
 The kernel checks every answer for legality, so a bug here is an error, never a silent
 cheat.  Strategies see only what a player sees: their own hand, the table (tower,
 point pile, used action cards, scores), hand sizes (``S_HAND_N``); never another hand's
 cards or the draw pile's order; and they write only their seat's own memory (the hazard
 memo of ``my_hazard``), never the table (the honesty audit, ``sim/audit.py``, proves
 both).  To add one: declare its ``Strategy`` entry next to its functions
-(parameters read by name through ``P_<NAME>``), register it at the bottom with a
-function for each decision and add its branch to each ``ask_*`` (an import error names
-a missing one).
+(parameters read by name through ``P_<NAME>``) and register it at the bottom with a
+function for each decision.
 """
 import numpy as np
 
@@ -46,16 +45,12 @@ from cardlab.sim.block_tower.layout import (
     R_PLAYERS,
     R_REM_RISK,
     REMOVE,
-    D_ACTION,
-    D_BLOCK,
-    D_SECOND,
     HZW,
     S_DIR,
     S_HAND_N,
     S_HANDS,
     S_HZ,
     S_PILE,
-    S_PHASE,
     S_PILE_N,
     S_RECV,
     S_SCORES,
@@ -79,10 +74,10 @@ from cardlab.sim.block_tower.moves import (
     top_hazard,
     turn_hazard,
 )
-from cardlab.sim.jit import helper, inline
+from cardlab.sim.jit import helper
 from cardlab.sim.block_tower import layout as L
 from cardlab.sim.rng import seat_below
-from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
+from cardlab.strategies.base import Param, Strategy, ids, register
 
 NONE = (NO_ACTION, 0, 0, 0)
 
@@ -523,10 +518,10 @@ def tactician_block(st, me, p):
     return c, x
 
 
-# ---------------------------------------------------------------- registry and dispatch
+# ---------------------------------------------------------------- registry
 
 # Where a strategy plays a decision exactly as the reference does (its help says so), it
-# registers the reference's function for it, and its dispatch branch calls that function.
+# registers the reference's function for it, and the dispatch calls that function.
 STRATEGIES = register(
     L.S,
     (REFERENCE, {"reshuffle": reference_reshuffle, "action": reference_action,
@@ -541,87 +536,3 @@ STRATEGIES = register(
                  "second": tactician_second, "block": tactician_block}),
 )
 ID = ids(STRATEGIES)
-
-
-@inline
-def ask_reshuffle(sid, st, me, p):
-    """The reshuffle decision: 1 to use it, 0 not, by the seat's strategy."""
-    if sid == ID.reference:
-        return reference_reshuffle(st, me, p)
-    if sid == ID.random:
-        return random_reshuffle(st, me, p)
-    if sid == ID.careful:
-        return reference_reshuffle(st, me, p)
-    if sid == ID.saboteur:
-        return reference_reshuffle(st, me, p)
-    return reference_reshuffle(st, me, p)
-
-
-check_dispatch(ask_reshuffle, STRATEGIES, "reshuffle")
-
-
-@inline
-def ask_action(sid, st, me, p):
-    """The action card decision: (kind, a, b, c), by the seat's strategy."""
-    if sid == ID.reference:
-        return reference_action(st, me, p)
-    if sid == ID.random:
-        return random_action(st, me, p)
-    if sid == ID.careful:
-        return careful_action(st, me, p)
-    if sid == ID.saboteur:
-        return reference_action(st, me, p)
-    return tactician_action(st, me, p)
-
-
-check_dispatch(ask_action, STRATEGIES, "action")
-
-
-@inline
-def ask_second(sid, st, me, p):
-    """The second action card after a SWAP: (kind, a, b, c), by the seat's strategy."""
-    if sid == ID.reference:
-        return reference_second(st, me, p)
-    if sid == ID.random:
-        return random_second(st, me, p)
-    if sid == ID.careful:
-        return careful_second(st, me, p)
-    if sid == ID.saboteur:
-        return reference_second(st, me, p)
-    return tactician_second(st, me, p)
-
-
-check_dispatch(ask_second, STRATEGIES, "second")
-
-
-@inline
-def ask_block(sid, st, me, p):
-    """The block decision: (card, style), by the seat's strategy."""
-    if sid == ID.reference:
-        return reference_block(st, me, p)
-    if sid == ID.random:
-        return random_block(st, me, p)
-    if sid == ID.careful:
-        return careful_block(st, me, p)
-    if sid == ID.saboteur:
-        return saboteur_block(st, me, p)
-    return tactician_block(st, me, p)
-
-
-check_dispatch(ask_block, STRATEGIES, "block")
-
-
-@helper("ACT(int64, ST, int64, PAR)", paste=True)
-def choose(sid, st, me, p):
-    """The seat's strategy answers the pending decision (st[S_PHASE]) with four numbers:
-    the action card's or the second action card's (kind, a, b, c), the block's (card,
-    style, 0, 0), the reshuffle's (use, 0, 0, 0)."""
-    ph = st[S_PHASE]
-    if ph == D_BLOCK:
-        card, x = ask_block(sid, st, me, p)
-        return (card, x, np.int64(0), np.int64(0))
-    if ph == D_ACTION:
-        return ask_action(sid, st, me, p)
-    if ph == D_SECOND:
-        return ask_second(sid, st, me, p)
-    return (ask_reshuffle(sid, st, me, p), np.int64(0), np.int64(0), np.int64(0))

@@ -14,21 +14,21 @@ Strategies see only what their seat sees: their own hand (``st[S_HANDS + me]``),
 discard pile and the suit to follow (through ``moves.playable``), hand sizes, the stock's
 size, whose turn it is, and their own memory of public events (``S_MEMORY``).  The kernel
 checks every answer, so a bug here is an error, never a silent cheat.  To add one: declare
-its ``Strategy`` next to its functions, register it at the bottom with a function for
-each decision and add its branch to each ``ask_*`` (an import error names a missing one).
+its ``Strategy`` next to its functions and register it at the bottom with a function for
+each decision (``choose``, the dispatch, is written from the registry: ``sim/bind.py``).
 """
 import numpy as np
 
 from cardlab.sim.bits import highest, popcount
 from cardlab.sim.crazy_eights import layout as L
 from cardlab.sim.crazy_eights.layout import (
-    A_DRAW, A_PLAY, D_CALL, EIGHTS, M_COUNT, M_SUIT, M_TURN, M_VOID, MEMW, R_PLAYERS, S_ACTS,
-    S_HAND_N, S_HANDS, S_MEMORY, S_PHASE, S_TURN, SUIT_MASK,
+    A_DRAW, A_PLAY, EIGHTS, M_COUNT, M_SUIT, M_TURN, M_VOID, MEMW, R_PLAYERS, S_ACTS,
+    S_HAND_N, S_HANDS, S_MEMORY, S_TURN, SUIT_MASK,
 )
 from cardlab.sim.crazy_eights.moves import draw_offered, legal, playable
-from cardlab.sim.jit import helper, inline
+from cardlab.sim.jit import helper
 from cardlab.sim.rng import seat_below
-from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
+from cardlab.strategies.base import Param, Strategy, ids, register
 
 Z = np.int64(0)
 
@@ -212,7 +212,7 @@ def starver_call(st, me, p):
     return (s, Z, Z, Z)
 
 
-# ---------------------------------------------------------------- registry and dispatch
+# ---------------------------------------------------------------- registry
 
 STRATEGIES = register(L.S, (REFERENCE, {"play": reference_play, "call": reference_call}),
                       (RANDOM, {"play": random_any, "call": random_any}),
@@ -224,37 +224,3 @@ STRATEGIES = register(L.S, (REFERENCE, {"play": reference_play, "call": referenc
                       # 36.0% [34.3, 37.7]); a game with one mcts seat takes ~30 ms
                       search_iterations=1000)
 ID = ids(STRATEGIES)
-
-
-@inline
-def ask_play(sid, st, me, p):
-    if sid == ID.reference:
-        return reference_play(st, me, p)
-    if sid == ID.random:
-        return random_any(st, me, p)
-    if sid == ID.hoarder:
-        return hoarder_play(st, me, p)
-    return starver_play(st, me, p)
-
-
-@inline
-def ask_call(sid, st, me, p):
-    if sid == ID.reference:
-        return reference_call(st, me, p)
-    if sid == ID.random:
-        return random_any(st, me, p)
-    if sid == ID.hoarder:
-        return reference_call(st, me, p)
-    return starver_call(st, me, p)
-
-
-@helper("ACT(int64, ST, int64, PAR)", paste=True)
-def choose(sid, st, me, p):
-    """The seat's strategy answers the pending decision (play or call)."""
-    if st[S_PHASE] == D_CALL:
-        return ask_call(sid, st, me, p)
-    return ask_play(sid, st, me, p)
-
-
-check_dispatch(ask_play, STRATEGIES, "play")
-check_dispatch(ask_call, STRATEGIES, "call")

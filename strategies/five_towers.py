@@ -2,7 +2,7 @@
 
 A seat's strategy answers the game's decisions (``sim/five_towers/layout.py``), each a
 compiled function taking ``(st, me, p)`` (``p``: the seat's parameter row, read by the
-names in its ``Strategy`` entry below), dispatched by ``choose`` at the bottom:
+names in its ``Strategy`` entry below), registered at the bottom:
 
 - ``bid``   -> a number of cards above the high bid st[S_HIGH], or 0 to pass (every
   seat once a round, from the start player st[S_START]);
@@ -24,22 +24,22 @@ the others ask ``search`` (sim/five_towers/moves.py), an exhaustive search over 
 order of each kind's offer cards, with their own notion of a good placement.  The
 kernel checks every bid (it must be buildable) and every step of the build, so a bug
 here is an error, never a silent cheat.  To add one: copy a neighbour (its ``Strategy``
-entry, parameters read by name through ``P_<NAME>``), register it at the bottom and add
-its branch to ``choose_bid`` and ``choose_build`` (an import error names a missing one).
+entry, parameters read by name through ``P_<NAME>``) and register it at the bottom
+(``choose``, the dispatch, is written from the registry: ``sim/bind.py``).
 """
 from cardlab.sim.bits import lowest, popcount
-from cardlab.sim.jit import helper, inline
+from cardlab.sim.jit import helper
 from cardlab.sim.rng import seat_below, seat_uniform
 from cardlab.sim.five_towers import layout as L
 from cardlab.sim.five_towers.layout import (
-    D_BID, D_PLACE, D_TEAR, MAXOFF, NK, R_TEAR_AFTER, S_HIGH, S_OFFER, S_OFFER_N, S_PC, S_PHASE,
+    D_PLACE, D_TEAR, MAXOFF, NK, R_TEAR_AFTER, S_HIGH, S_OFFER, S_OFFER_N, S_PC, S_PHASE,
     S_ACTS, S_PLACED, S_PLAN, S_PLAN_DONE, S_PLAN_FOR, S_PLAN_N, S_PLAN_TEAR, S_ROUND, S_RUB_N, S_SEQ,
     S_START, S_TH, S_TMP, S_VER,
 )
 from cardlab.sim.five_towers.moves import (
     below_top, fits, goes_on, kind_slots, legal, max_buildable_fresh, search, tearable, top,
 )
-from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
+from cardlab.strategies.base import Param, Strategy, ids, register
 
 # ---------------------------------------------------------------- shared pieces
 
@@ -490,7 +490,7 @@ def random_building(st, me, p):
     return planned(st, me)
 
 
-# ---------------------------------------------------------------- registry and dispatch
+# ---------------------------------------------------------------- registry
 
 STRATEGIES = register(
     L.S,
@@ -501,46 +501,3 @@ STRATEGIES = register(
     (CAPPER, {"bid": capper_bid, "tear": capper_building, "place": capper_building}),
 )
 ID = ids(STRATEGIES)
-
-
-@inline
-def choose_bid(sid, st, me, p):
-    """The seat's bid (D_BID): a number of cards, or 0 to pass."""
-    if sid == ID.reference:
-        return reference_bid(st, me, p)
-    if sid == ID.random:
-        return random_bid(st, me, p)
-    if sid == ID.greedy:
-        return greedy_bid(st, me, p)
-    if sid == ID.cautious:
-        return cautious_bid(st, me, p)
-    return capper_bid(st, me, p)
-
-
-check_dispatch(choose_bid, STRATEGIES, "bid")
-
-
-@inline
-def choose_build(sid, st, me, p):
-    """The builder's next step (D_TEAR: a kind or -1; D_PLACE: an offer slot)."""
-    if sid == ID.reference:
-        return reference_building(st, me, p)
-    if sid == ID.random:
-        return random_building(st, me, p)
-    if sid == ID.greedy:
-        return greedy_building(st, me, p)
-    if sid == ID.cautious:
-        return cautious_building(st, me, p)
-    return capper_building(st, me, p)
-
-
-check_dispatch(choose_build, STRATEGIES, "tear")
-check_dispatch(choose_build, STRATEGIES, "place")
-
-
-@helper("ACT(int64, ST, int64, PAR)", paste=True)
-def choose(sid, st, me, p):
-    """The seat's strategy answers the pending decision: its bid, or the build's next step."""
-    if st[S_PHASE] == D_BID:
-        return (choose_bid(sid, st, me, p), 0, 0, 0)
-    return choose_build(sid, st, me, p)

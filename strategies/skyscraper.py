@@ -5,8 +5,8 @@ called repeatedly during a seat's play step until it returns ``A_STOP``; ``p`` i
 seat's parameter row, read by the names in its ``Strategy`` entry below.  The kernel
 checks every action for legality, so a bug here is an error, never a silent cheat.
 To add one: copy a neighbour (its ``Strategy`` entry, parameters read by name through
-``P_<NAME>``), register it at the bottom and add its branch to ``choose`` (an import
-error names a missing one).
+``P_<NAME>``) and register it at the bottom (``choose``, the dispatch, is written from
+the registry: ``sim/bind.py``).
 """
 
 from cardlab.sim.jit import helper
@@ -20,7 +20,7 @@ from cardlab.sim.skyscraper.layout import (
 )
 from cardlab.sim.skyscraper.moves import floors, hand_size, held, legal_actions, top_dogs, top_value
 from cardlab.sim.skyscraper import layout as L
-from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
+from cardlab.strategies.base import Param, Strategy, ids, register
 
 STOP = (A_STOP, 0, 0, 0)
 
@@ -408,26 +408,9 @@ def defensive(st, me, p):
     return STOP
 
 
-# ---------------------------------------------------------------- registry and dispatch
+# ---------------------------------------------------------------- registry
 
 STRATEGIES = register(L.S, (REFERENCE, {"play": reference}), (RANDOM, {"play": random}),
                       (GREEDY, {"play": greedy}), (AGGRESSIVE, {"play": aggressive}),
                       (DEFENSIVE, {"play": defensive}))
 ID = ids(STRATEGIES)
-
-
-@helper("ACT(int64, ST, int64, PAR)", paste=True)
-def choose(sid, st, me, p):
-    """The seat's strategy answers the pending decision (Skyscraper has one: D_PLAY)."""
-    if sid == ID.reference:
-        return reference(st, me, p)
-    if sid == ID.random:
-        return random(st, me, p)
-    if sid == ID.greedy:
-        return greedy(st, me, p)
-    if sid == ID.aggressive:
-        return aggressive(st, me, p)
-    return defensive(st, me, p)
-
-
-check_dispatch(choose, STRATEGIES, "play")

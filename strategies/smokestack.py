@@ -10,25 +10,25 @@ parameter row, read by the names in its ``Strategy`` entry below):
 - ``swap``   -> (A_SWAP, layout, layout slot, center slot) or (A_PASS, 0, 0, 0);
 - ``stall``  -> (a, b): the two center slots to replace (the next mover).
 
-``choose`` at the bottom dispatches on the pending decision, then on the strategy id, and
-returns the answer as the model's 4-number action.  The kernel checks every answer for
-legality, so a bug here is an error, never a silent cheat.  To add one: copy a
-neighbour (its ``Strategy`` entry, parameters read by name through ``P_<NAME>``, one
-function per decision), register it at the bottom and add its branch to each ``ask_*``
-(an import error names a missing one).
+``choose``, written from the registry at the bottom (``sim/bind.py``), dispatches on the
+pending decision, then on the strategy id, and makes the answer the model's 4-number action
+(``jit.as_act``).  The kernel checks every answer for legality, so a bug here is an error,
+never a silent cheat.  To add one: copy a neighbour (its ``Strategy`` entry, parameters
+read by name through ``P_<NAME>``, one function per decision) and register it at the
+bottom.
 """
 import numpy as np
 
-from cardlab.sim.jit import helper, inline
+from cardlab.sim.jit import helper
 from cardlab.sim.rng import seat_below
 from cardlab.sim.smokestack import layout as L
 from cardlab.sim.smokestack.layout import (
-    A_PASS, A_SWAP, D_DOUBLE, D_SWAP, D_SWEEP, MAXL, MAXP, R_MAX_LAYOUTS, R_PLAYERS,
-    R_STRAIGHTS, RANKBIT, S_BEST, S_BSTAMP, S_BVER, S_CENTER, S_CUR, S_LAY, S_NLAY, S_PHASE,
+    A_PASS, A_SWAP, MAXL, MAXP, R_MAX_LAYOUTS, R_PLAYERS,
+    R_STRAIGHTS, RANKBIT, S_BEST, S_BSTAMP, S_BVER, S_CENTER, S_CUR, S_LAY, S_NLAY,
     S_STOCK_N, STRAIGHT,
 )
 from cardlab.sim.smokestack.moves import has_pair
-from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
+from cardlab.strategies.base import Param, Strategy, ids, register
 
 PASS = (A_PASS, 0, 0, 0)
 
@@ -444,10 +444,10 @@ def sweeper_sweep(st, me, p):
     return 1 if best_cached(st, me, nxt) >= best_cached(st, me, me) + p[P_SWEEPER.margin] else 0
 
 
-# ---------------------------------------------------------------- registry and dispatch
+# ---------------------------------------------------------------- registry
 
 # Where a strategy plays a decision exactly as the reference does (its help says so), it
-# registers the reference's function for it, and its dispatch branch calls that function.
+# registers the reference's function for it, and the dispatch calls that function.
 STRATEGIES = register(
     L.S,
     (REFERENCE, {"sweep": reference_sweep, "double": reference_double, "swap": reference_swap,
@@ -462,82 +462,3 @@ STRATEGIES = register(
                "stall": reference_stall}),
 )
 ID = ids(STRATEGIES)
-
-
-@inline
-def ask_sweep(sid, st, me, p):
-    if sid == ID.reference:
-        return reference_sweep(st, me, p)
-    if sid == ID.random:
-        return random_sweep(st, me, p)
-    if sid == ID.greedy:
-        return greedy_sweep(st, me, p)
-    if sid == ID.collector:
-        return collector_sweep(st, me, p)
-    return sweeper_sweep(st, me, p)
-
-
-check_dispatch(ask_sweep, STRATEGIES, "sweep")
-
-
-@inline
-def ask_double(sid, st, me, p):
-    if sid == ID.reference:
-        return reference_double(st, me, p)
-    if sid == ID.random:
-        return random_double(st, me, p)
-    if sid == ID.greedy:
-        return greedy_double(st, me, p)
-    if sid == ID.collector:
-        return collector_double(st, me, p)
-    return reference_double(st, me, p)
-
-
-check_dispatch(ask_double, STRATEGIES, "double")
-
-
-@inline
-def ask_swap(sid, st, me, p):
-    if sid == ID.reference:
-        return reference_swap(st, me, p)
-    if sid == ID.random:
-        return random_swap(st, me, p)
-    if sid == ID.greedy:
-        return greedy_swap(st, me, p)
-    if sid == ID.collector:
-        return collector_swap(st, me, p)
-    return reference_swap(st, me, p)
-
-
-check_dispatch(ask_swap, STRATEGIES, "swap")
-
-
-@inline
-def ask_stall(sid, st, me, p):
-    if sid == ID.reference:
-        return reference_stall(st, me, p)
-    if sid == ID.random:
-        return random_stall(st, me, p)
-    if sid == ID.greedy:
-        return reference_stall(st, me, p)
-    if sid == ID.collector:
-        return reference_stall(st, me, p)
-    return reference_stall(st, me, p)
-
-
-check_dispatch(ask_stall, STRATEGIES, "stall")
-
-
-@helper("ACT(int64, ST, int64, PAR)", paste=True)
-def choose(sid, st, me, p):
-    """The seat's strategy answers the pending decision (st[S_PHASE]) as the model's
-    4-number action: (call, 0, 0, 0), (layout, 0, 0, 0), the swap, or (a, b, 0, 0)."""
-    ph = st[S_PHASE]
-    if ph == D_SWEEP:
-        return (ask_sweep(sid, st, me, p), np.int64(0), np.int64(0), np.int64(0))
-    if ph == D_SWAP:
-        return ask_swap(sid, st, me, p)
-    if ph == D_DOUBLE:
-        return (ask_double(sid, st, me, p), np.int64(0), np.int64(0), np.int64(0))
-    a, b = ask_stall(sid, st, me, p)
-    return (a, b, np.int64(0), np.int64(0))

@@ -13,24 +13,21 @@ The game asks a seat's strategy three kinds of decision (``st[S_PHASE]``, see
   (A_STOP, 0, 0, 0), ending the chain (``moves.may_stop``).  Down cards are played blind
   by the kernel: no question.
 
-``choose`` at the bottom dispatches on the pending decision, then on the strategy id
-(``ask_up``, ``ask_draw``, ``ask_discard``).  The kernel checks every answer for legality
+``choose``, written from the registry at the bottom (``sim/bind.py``), dispatches on the
+pending decision, then on the strategy id.  The kernel checks every answer for legality
 (with ``must_play_if_able`` a pick-up is legal only when no discard is), so a bug here is
 an error, never a silent cheat.  To add one: its ``Strategy`` entry (parameters read by
-name through ``P_<NAME>``) and a function per decision, registered at the bottom, and
-its branch in each ``ask_*`` (an import error names a missing one).
+name through ``P_<NAME>``) and a function per decision, registered at the bottom.
 """
-import numpy as np
-
-from cardlab.sim.jit import helper, inline
+from cardlab.sim.jit import helper
 from cardlab.sim.rng import seat_below
 from cardlab.sim.three_up import layout as L
 from cardlab.sim.three_up.layout import (
-    A_PICKUP, A_PLAY, A_STOP, D_DISCARD, D_DRAW, NDEAL, NT, NUP, R_CLEAR_RUN, R_EQUAL, R_MAXN, R_MUST,
-    R_TYPE, S_DEALT, S_PHASE, S_PILE_N, S_RUN, S_TOP, T_CLR, T_CLR1, T_CLR2,
+    A_PICKUP, A_PLAY, A_STOP, NDEAL, NUP, R_CLEAR_RUN, R_EQUAL, R_MAXN, R_MUST, R_TYPE, S_DEALT,
+    S_PILE_N, S_RUN, S_TOP, T_CLR, T_CLR1, T_CLR2,
 )
 from cardlab.sim.three_up.moves import first_legal, lowest_legal_number, may_stop, src_base, src_mask
-from cardlab.strategies.base import Param, Strategy, check_dispatch, ids, register
+from cardlab.strategies.base import Param, Strategy, ids, register
 
 PICKUP = (A_PICKUP, 0, 0, 0)
 STOP = (A_STOP, 0, 0, 0)
@@ -366,7 +363,7 @@ def clearer_discard(st, me, p):
     return stop_or_pickup(st, me)
 
 
-# ---------------------------------------------------------------- registry and dispatch
+# ---------------------------------------------------------------- registry
 
 STRATEGIES = register(
     L.S,
@@ -382,61 +379,3 @@ STRATEGIES = register(
     search_iterations=600,
 )
 ID = ids(STRATEGIES)
-
-
-@inline
-def ask_up(sid, st, me, p):
-    """The seat's up-card mask (``D_UP``)."""
-    if sid == ID.reference:
-        return reference_up(st, me, p)
-    if sid == ID.random:
-        return random_up(st, me, p)
-    if sid == ID.lowest:
-        return lowest_up(st, me, p)
-    if sid == ID.dumper:
-        return dumper_up(st, me, p)
-    return clearer_up(st, me, p)
-
-
-@inline
-def ask_draw(sid, st, me, p):
-    """1 to take the optional draw (``D_DRAW``)."""
-    if sid == ID.reference:
-        return always_draw(st, me, p)
-    if sid == ID.random:
-        return random_draw(st, me, p)
-    if sid == ID.lowest:
-        return lowest_draw(st, me, p)
-    if sid == ID.dumper:
-        return dumper_draw(st, me, p)
-    return clearer_draw(st, me, p)
-
-
-@inline
-def ask_discard(sid, st, me, p):
-    """The seat's discard or pick-up (``D_DISCARD``)."""
-    if sid == ID.reference:
-        return reference_discard(st, me, p)
-    if sid == ID.random:
-        return random_discard(st, me, p)
-    if sid == ID.lowest:
-        return lowest_discard(st, me, p)
-    if sid == ID.dumper:
-        return dumper_discard(st, me, p)
-    return clearer_discard(st, me, p)
-
-
-@helper("ACT(int64, ST, int64, PAR)", paste=True)
-def choose(sid, st, me, p):
-    """The seat's strategy answers the pending decision, as an action of four numbers."""
-    phase = st[S_PHASE]
-    if phase == D_DISCARD:
-        return ask_discard(sid, st, me, p)
-    if phase == D_DRAW:
-        return (ask_draw(sid, st, me, p), np.int64(0), np.int64(0), np.int64(0))
-    return (ask_up(sid, st, me, p), np.int64(0), np.int64(0), np.int64(0))
-
-
-check_dispatch(ask_up, STRATEGIES, "up")
-check_dispatch(ask_draw, STRATEGIES, "draw")
-check_dispatch(ask_discard, STRATEGIES, "discard")

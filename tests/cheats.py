@@ -35,17 +35,18 @@ import numpy as np
 from cardlab.sim import rng as _rng
 from cardlab.sim.crazy_eights import layout as CE
 from cardlab.sim.crazy_eights.moves import legal as ce_legal
+from cardlab.sim.registry import get_game
 from cardlab.sim.rng import below, next_u64, seat_below, seat_uniform, uniform
 from cardlab.sim.skyscraper import layout as SK
 from cardlab.sim.skyscraper.moves import legal as sk_legal
 from cardlab.sim.three_up import layout as TU
 from cardlab.sim.three_up.moves import legal as tu_legal
 from cardlab.strategies.crazy_eights import ID as CE_ID
-from cardlab.strategies.crazy_eights import choose as ce_choose
 from cardlab.strategies.skyscraper import ID as SK_ID
-from cardlab.strategies.skyscraper import choose as sk_choose
 from cardlab.strategies.three_up import ID as TU_ID
-from cardlab.strategies.three_up import choose as tu_choose
+
+# each game's own dispatch (written from its registry by the binding, sim/bind.py)
+ce_choose, sk_choose, tu_choose = (get_game(g).binding().choose for g in ("crazy_eights", "skyscraper", "three_up"))
 
 RARE = 10_000   # kind 6: one decision in RARE peeks
 

@@ -95,7 +95,7 @@ import cheats
 from cardlab.sim import runner
 from cardlab.sim.positions import new_game
 from cardlab.sim.registry import get_game
-from cardlab.strategies.crazy_eights import ID, choose
+from cardlab.strategies.crazy_eights import ID
 out = {}
 for gid in ("crazy_eights", "three_up", "skyscraper"):
     game = get_game(gid)
@@ -111,7 +111,7 @@ for gid in ("crazy_eights", "three_up", "skyscraper"):
     out[gid] = same
 # Crazy Eights later on: the next card off the stock, at every decision before a reshuffle
 game = get_game("crazy_eights")
-L, M = game.layout, game.model()
+L, M, choose = game.layout, game.model(), game.binding().choose
 setup = runner.make_setup("crazy_eights", None, None, "reference", 17)
 right = asked = 0
 for g in range(10):

@@ -33,7 +33,9 @@ def test_every_game_is_bound_from_its_declaration(game_id):
 
 
 def _body(text: str) -> str:
-    """A bound module's text without its imports, defaults and title: the template's own code."""
+    """A bound module's text without its imports, defaults, title and the strategies'
+    dispatch (written from each game's registry: ``test_the_dispatch_*``): the template's own code."""
+    text = re.sub(r"\n# -+ the strategies' dispatch\n.*?(?=\n# -+ )", "", text, flags=re.S)
     keep = [ln for ln in text.splitlines()
             if not re.match(r"(from \S+ import |\w+ = (no_table|search\.listed|legal\b|give\.no_more))", ln)]
     return "\n".join(keep[3:])
@@ -112,3 +114,53 @@ def test_a_declared_function_must_be_its_modules_own(monkeypatch):
                                           restrict_bits=K.restrict_bits))
     with pytest.raises(InputError, match=r"RULES.step is .*\.step, which that module does not hold"):
         bind.source(game)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_dispatch_calls_each_strategys_registered_function(game_id):
+    """``choose`` is written from the registry: at each decision (its phase number), each
+    heuristic's branch (by its id) returns its own registered function's answer, the last
+    heuristic's as the fall-through; no branch is missing or shared by mistake."""
+    game = get_game(game_id)
+    text = bind.dispatch(game)
+    heuristics = [s for s in game.all_strategies.values() if not s.search]
+    blocks = re.split(r"\n    (?:if phase == \d+:  )?# (\w+)\n", text.split("phase = st[S_PHASE]", 1)[1])[1:]
+    decisions = [d for d, _ in game.layout.S.decisions]
+    assert blocks[0::2] == decisions
+    for k, (d, body) in enumerate(zip(blocks[0::2], blocks[1::2])):
+        if k < len(decisions) - 1:
+            assert f"if phase == {game.layout.S.decision(d)}:  # {d}" in text
+        calls = re.findall(r"(?:if sid == (\d+):  # (\w+)\n\s+)?return as_act\((\w+)\(st, me, p\)\)(?:  # (\w+))?", body)
+        assert len(calls) == len(heuristics), (d, calls)
+        for strat, (sid, name, fn, last) in zip(heuristics, calls):
+            assert fn == dict(strat.decisions)[d], (d, strat.name)
+            if strat is heuristics[-1]:
+                assert (sid, last) == ("", strat.name)
+            else:
+                assert (int(sid), name) == (strat.id, strat.name)
+
+
+def test_a_registered_function_the_module_does_not_hold_is_one_line(monkeypatch):
+    """The dispatch imports each function by name from the strategy module: a function
+    registered under another name there (an alias) is refused in one line."""
+    game = get_game("crazy_eights")
+    module = __import__(game.strategy_module, fromlist=["x"])
+    monkeypatch.setattr(module, "hoarder_play", module.reference_play)  # the name now holds another function
+    with pytest.raises(InputError, match="strategy 'hoarder' answers 'play' with hoarder_play, which"):
+        bind.dispatch(game)
+
+
+def test_as_act_makes_every_answer_four_numbers():
+    """A strategy answers with what its decision needs: a number, a pair, or four numbers."""
+    from cardlab.sim.jit import as_act
+    import numpy as np
+    from numba import njit
+
+    assert as_act(3) == (3, 0, 0, 0) and as_act(True) == (1, 0, 0, 0)
+    assert as_act((4, 5)) == (4, 5, 0, 0) and as_act((1, 2, 3, 4)) == (1, 2, 3, 4)
+
+    @njit
+    def compiled(k):
+        return as_act(k), as_act(k > 1), as_act((k, np.int64(7))), as_act((k, 1, 2, 3))
+
+    assert compiled(np.int64(3)) == ((3, 0, 0, 0), (1, 0, 0, 0), (3, 7, 0, 0), (3, 1, 2, 3))

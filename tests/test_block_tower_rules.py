@@ -928,7 +928,7 @@ def test_a_mid_turn_copy_plays_on_like_the_original():
                     assert np.array_equal(unshaped(a), unshaped(whole)), g  # as if never interrupted
                     assert list(rows[0, :3]) == [a[L.S_LENGTH], a[L.S_UNFINISHED], a[L.S_MASK]]
             last_turn = int(st[L.S_TURN])
-            K.step(st, S.choose(int(sids[me]), st, me, tuple(params[me])))
+            K.step(st, GAME.binding().choose(int(sids[me]), st, me, tuple(params[me])))
         assert np.array_equal(unshaped(st), unshaped(whole)), g  # the Python-driven game too
     assert tested[L.D_BLOCK] >= 4 and tested[L.D_SECOND] and tested[L.D_RESHUFFLE], tested
 

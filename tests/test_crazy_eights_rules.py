@@ -18,9 +18,10 @@ from cardlab.sim.errors import ILLEGAL, InputError
 from cardlab.sim.rng import seed_game
 from cardlab.sim.schema import DONE
 from cardlab.sim.testing import conformance_tests
-from cardlab.strategies.crazy_eights import ID, choose
+from cardlab.strategies.crazy_eights import ID
 
 B = GAME.binding()  # the engine bound to the rules (sim/bind.py)
+choose = B.choose  # the strategies' dispatch, written from their registry
 C = L.card_of
 NOPAR = (0.0,) * 8
 

@@ -519,7 +519,7 @@ def test_a_build_it_cannot_plan_is_played_on_with_legal_steps():
     p = (0.0,) * 8
     first = None
     while st[L.S_PHASE] in (L.D_TEAR, L.D_PLACE) and st[L.S_ACTOR] == 0 and st[L.S_HIGH] == 2:
-        act = S.choose(S.ID.reference, st, 0, p)
+        act = GAME.binding().choose(S.ID.reference, st, 0, p)
         assert act == legal_actions(GAME, st)[0]
         if st[L.S_PHASE] == L.D_PLACE and first is None:
             first = st.copy()
@@ -641,7 +641,7 @@ def test_a_position_copied_mid_build_plays_on_identically(players, sets, strateg
                 assert got == list(fast[g][:3 + players]), f"game {g}: the copy played on differently"
                 copied += 1
             me = int(st[L.S_ACTOR])
-            K.step(st, S.choose(sids[me], st, me, tuple(params[me])))
+            K.step(st, GAME.binding().choose(sids[me], st, me, tuple(params[me])))
             decisions += 1
         row = [st[L.S_LENGTH], st[L.S_UNFINISHED], st[L.S_MASK], *st[L.S_SCORE:L.S_SCORE + players]]
         assert row == list(fast[g][:3 + players]), f"game {g}: the model driven from Python differs"

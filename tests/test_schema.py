@@ -1,7 +1,6 @@
 """The game model's declarations: the state schema lays parts out without overlap and
 refuses bad ones at import, reads and writes states by name, knows what a seat cannot
-see; the strategy registry derives ids and refuses a strategy or a dispatch that would
-fall through; the package installs under ``cardlab.`` only."""
+see; the strategy registry derives ids and refuses a strategy that misses a decision; the package installs under ``cardlab.`` only."""
 import re
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from cardlab.sim.rng import SEAT_RNG, SEED_AT
 from cardlab.sim.schema import (
     COUNTS, NAMES_WIDTH, NOBODY, OWNER, PILE, PUBLIC, SLOTS, WORKING, Schema, SchemaError,
 )
-from cardlab.strategies.base import Param, RegistryError, Strategy, check_dispatch, ids, register
+from cardlab.strategies.base import Param, RegistryError, Strategy, ids, register
 
 
 def _schema(decisions=(("play", "kind,a,b,c"),)):
@@ -159,32 +158,6 @@ def test_a_strategy_missing_a_decision_is_an_import_error():
         register(S, (A, {"play": _fn_a, "bid": _fn_a}), (B, {"play": _fn_b}))
     with pytest.raises(RegistryError, match="registered twice"):
         register(S, (A, {"play": _fn_a, "bid": _fn_a}), (A, {"play": _fn_a, "bid": _fn_a}))
-
-
-def test_a_dispatch_without_a_strategys_branch_is_an_import_error(tmp_path):
-    S = _schema().seal()
-    reg = register(S, (A, {"play": _fn_a}), (B, {"play": _fn_b}))
-    src = tmp_path / "toy_dispatch.py"
-    src.write_text(textwrap.dedent("""
-        def good(sid, st, me, p):
-            if sid == ID.alpha:
-                return _fn_a(st, me, p)
-            return _fn_b(st, me, p)
-
-
-        def falls_through(sid, st, me, p):
-            if sid == ID.beta:
-                return _fn_b(st, me, p)
-            return _fn_b(st, me, p)
-    """))
-    sys.path.insert(0, str(tmp_path))
-    try:
-        import toy_dispatch
-    finally:
-        sys.path.remove(str(tmp_path))
-    check_dispatch(toy_dispatch.good, reg, "play")
-    with pytest.raises(RegistryError, match="no branch 'if sid == ID.alpha"):
-        check_dispatch(toy_dispatch.falls_through, reg, "play")
 
 
 # ---------------------------------------------------------------- installed names

@@ -105,7 +105,7 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(strategies):
     """Play games decision by decision with the seats' strategies; at a decision that is
     not the first of its seat's turn, copy the state; both copies played on give the same
     final state, and the result equals the fast path's row for that game."""
-    from cardlab.strategies.skyscraper import choose
+    choose = GAME.binding().choose
 
     players = 3
     setup = runner.make_setup("skyscraper", players, [], strategies, seed=21)

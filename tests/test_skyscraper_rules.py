@@ -31,7 +31,7 @@ is_legal = M.is_legal
 apply_action = M.apply_action
 draw = M.draw
 legal_actions = M.legal_actions
-choose = S.choose
+choose = GAME.binding().choose  # the strategies' dispatch (sim/bind.py)
 
 F = {v: L.F0 + v for v in range(1, L.FLOOR_LIMIT + 1)}  # F[3] is the type of floor card 3
 ATTACKS = (L.A_STEAL, L.A_BONE, L.A_HAM, L.A_BALL, L.A_THIEF, L.A_SUPER, L.A_SHAKE, L.A_TRUCK)

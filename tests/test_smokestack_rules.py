@@ -790,7 +790,7 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(players, strategies):
     played on with ``play_on`` give the same final state, and the result equals the
     fast path's row for that game."""
     from cardlab.sim import runner
-    from cardlab.strategies.smokestack import choose
+    choose = GAME.binding().choose
 
     setup = runner.make_setup("smokestack", players, [], strategies, seed=21)
     rv, sids, params = setup.arrays()

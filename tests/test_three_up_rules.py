@@ -820,7 +820,7 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(strategies):
                 copy = st.copy()  # a second decision of the same turn
                 break
             last = now
-            K.step(st, S.choose(sids[me], st, me, tuple(params[me])))
+            K.step(st, GAME.binding().choose(sids[me], st, me, tuple(params[me])))
         if copy is None:
             continue
         other = copy.copy()

@@ -16,7 +16,11 @@ import cardlab.sim.three_up.kernel as TUK
 import cardlab.sim.three_up.layout as TUL
 import cardlab.sim.three_up.moves as TUM
 from cardlab.sim import engine
-from cardlab.strategies import block_tower, five_towers, skyscraper, smokestack, three_up
+from cardlab.sim.registry import get_game
+
+# each game's strategies' dispatch, written from its registry by the binding (sim/bind.py)
+block_tower, five_towers, skyscraper, smokestack, three_up = (
+    get_game(g).binding() for g in ("block_tower", "five_towers", "skyscraper", "smokestack", "three_up"))
 
 
 @njit(cache=True, nogil=True)
