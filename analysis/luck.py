@@ -2,9 +2,8 @@
 how much the seat order, how much the players; and how far skill spreads a ladder's players.
 
 **Luck, by common random numbers.**  Deal ``d`` is game index ``d`` of the seed's sequence,
-dealt exactly as the fast path deals it: ``seed_game`` then the first part of the game's
-``setup`` (``give_deal``, the part causal card power also stops after; ``give_deal`` then
-``give_begin`` is ``setup``, word for word, in every shipped game, and a test checks it).
+dealt exactly as the fast path deals it: ``seed_game`` then the game's ``deal`` (the part
+of its setup causal card power also stops after; ``deal`` then ``begin`` is the setup).
 A **player** is a hand of that deal with the strategy that holds it: player ``j`` is the
 hand dealt to seat ``j``.  Each deal is then played ``P x K`` times:
 
@@ -226,7 +225,7 @@ def _unrelated(pm: np.ndarray) -> float:
 
 class Replays:
     """One setup's deals and their replays: the rotations of the per-seat parts, the hidden
-    piles to re-draw, the compiled ``give_deal``/``give_begin``/``play_on``.  One per thread
+    piles to re-draw, the compiled ``deal``/``begin``/``play_on``.  One per thread
     (it owns a work state)."""
 
     def __init__(self, setup, draws: int):
@@ -235,7 +234,7 @@ class Replays:
         game = setup.game
         S = game.schema
         self.setup, self.draws, self.P = setup, draws, setup.players
-        self.model, self.binding = game.model(), game.binding()
+        self.binding = game.binding()
         self.E = game.layout.ENGINE
         self.rv, sids, params = setup.arrays()
         P = self.P
@@ -279,7 +278,7 @@ class Replays:
         st[:] = 0
         st[self.E.rules:self.E.rules + self.E.n_rules] = self.rv
         seed_game(st, self.setup.seed, d)
-        self.model.give_deal(st)
+        self.binding.deal(st)
         return st
 
     def _redraw(self, st: np.ndarray, rng: np.random.Generator) -> None:
@@ -316,7 +315,7 @@ class Replays:
                     st[:self.rot_end] = base[self.rot_idx[r]]
                 if r or k:
                     self._redraw(st, rng)
-                self.model.give_begin(st)
+                self.binding.begin(st)
                 self.binding.play_on(st, self.sids[r], self.params[r])
                 mask = int(st[E.mask])
                 unfinished += int(st[E.unfinished] != 0)

@@ -37,7 +37,7 @@ class Table:
 
     def __init__(self, setup: Setup, index: int, capacity: int = CAPACITY):
         self.setup, self.index, self.game = setup, index, setup.game
-        self.L, self.M = self.game.layout, self.game.model()
+        self.L, self.M, self.B = self.game.layout, self.game.model(), self.game.binding()
         self.actions: list[tuple[int, int, int, int]] = []
         self.st = self._fresh(capacity)
         self.seen = 0  # events already handed out by new_events
@@ -46,7 +46,7 @@ class Table:
         g = self.game
         st = g.schema.new_state(g.rules_vector(self.setup.rules, self.setup.players), capacity=capacity)
         seed_game(st, self.setup.seed, self.index)
-        self.M.setup(st)
+        self.B.setup(st)
         return st
 
     @property

@@ -8,7 +8,7 @@
     search_decide(st, me, p, W)   the search player's answer (W: the model array, value=1)
     learned_decide(st, me, p, W)  the learned player's (W: its model array, sim/models.py)
     engine_decide(st, me, sid, p, W)   either, by the seat's strategy id
-    give_card, give_state, run_causal   causal card power (a game with ``give_deal``)
+    give_card, give_state, run_causal   causal card power (a game with ``has_type`` or ``give_card``)
     features(st, me, out)         a seat's observation as N_FEATURES numbers (sim/features.py)
     sample_features(...)          observations along played games, for a learned evaluation
     choose, ID, STRATEGIES, RPAR  the game's strategies; and every declared rules function
@@ -179,21 +179,39 @@ def give_state(st, seed, game, seat, t, arm):
     """Game ``game`` of ``seed`` set up on ``st`` (rules in place) and given its arm: what
     ``give_card`` returned (tests, ``analysis/causal.py``)."""
     return give.given_state(st, seed, game, seat, t, arm, np.zeros(4, dtype=np.int64),
-                            give_deal, give_begin, give_card)
+                            deal, begin, give_card)
 
 
 @njit(cache=True, nogil=True)
 def run_causal(rules, sids, params, seed, start, stop, types, out):
     """Games [start, stop) in both arms for every type of ``types`` (``sim/give.py``)."""
-    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, give_deal,
-                    give_begin, choose, step, give_card)
+    give.run_paired(rules, sids, params, seed, start, stop, types, out, ENGINE, deal,
+                    begin, choose, step, give_card)
+'''
+# the held bits after a give, when the game has causal card power by the swap and no after_give
+AFTER_GIVE = '''
+
+@njit(cache=True, nogil=True)
+def after_give(st):
+    """What follows from the cards after a give (``give.held_follows_start``): before any
+    decision a seat has held exactly the types of the cards in its start zones."""
+    give.held_follows_start(st, st[R_PLAYERS], GIVE, np.empty(S_SIZE, dtype=np.int64), ENGINE.held, N_TYPES,
+                            has_type, table_cards)
 '''
 # what an optional hook stands for when a game leaves it out
-DEFAULTS = {"table_cards": "no_table_cards", "table_put": "no_table_put",
+DEFAULTS = {"begin": "give.nothing", "table_cards": "no_table_cards", "table_put": "no_table_put",
             "legal_key": "search.listed", "legal_count": "legal", "also_holds": "give.no_more_held",
             "has_type": "no_types"}
-# the hooks the schema's swap needs, when the game has causal card power and no give of its own
-SWAP_NEEDS = ("has_type", "after_give")
+# setup, unless the game declares its own: the deal, then the opening up to the first decision
+SETUP = '''
+
+@njit(cache=True, nogil=True, inline="always")
+def setup(st):
+    """A new game on the seeded generator, up to its first decision: the deal, then the
+    opening (the game's ``deal`` and ``begin``)."""
+    deal(st)
+    begin(st)
+'''
 
 _BOUND: dict[str, ModuleType] = {}
 _LOCK = threading.Lock()  # one thread writes and imports a game's module (Dask workers have several)
@@ -250,7 +268,7 @@ def source(game) -> str:
     kernel = importlib.import_module(game.kernel_module)
     rules = getattr(kernel, "RULES", None)
     if rules is None:
-        raise InputError(f"game '{game.id}': {game.kernel_module} declares no RULES = Rules(setup=..., "
+        raise InputError(f"game '{game.id}': {game.kernel_module} declares no RULES = Rules(deal=..., "
                          "step=..., legal=..., progress=..., restrict_bits=...) (docs/adding_a_game.md)")
     named = rules.named()
     for field, (module, name) in named.items():
@@ -258,14 +276,11 @@ def source(game) -> str:
         if getattr(sys.modules.get(module), name, None) is not fn:
             raise InputError(f"game '{game.id}': RULES.{field} is {module}.{name}, which that module does not "
                              "hold under that name (declare a function of a module, by its own name)")
-    causal = "give_deal" in named
-    if causal and "give_card" not in named:
-        lacking = [h for h in SWAP_NEEDS if h not in named]
-        if lacking:
-            raise InputError(f"game '{game.id}': RULES has give_deal (causal card power) but no "
-                             f"{' and '.join(lacking)} for the schema's swap")
-    if causal and "give_begin" not in named:
-        raise InputError(f"game '{game.id}': RULES has give_deal but no give_begin (setup's second part)")
+    # causal card power: the game's own give, or the schema's swap over what has_type says
+    causal = "give_card" in named or "has_type" in named
+    if "after_give" in named and not causal:
+        raise InputError(f"game '{game.id}': RULES has after_give (causal card power by the schema's swap) "
+                         "but no has_type (what type a card counts as)")
     by_module: dict[str, list[str]] = {}
     for field, (module, name) in named.items():
         by_module.setdefault(module, []).append(name if name == field else f"{name} as {field}")
@@ -273,10 +288,12 @@ def source(game) -> str:
     lines += [f"{field} = {default}" for field, default in DEFAULTS.items() if field not in named]
     text = TEMPLATE.format(title=game.title.split(":")[0] or game.id, kernel=game.kernel_module,
                            layout=game.layout.__name__, strategies=game.strategy_module,
-                           imports="\n".join(lines), keyed="True" if "legal_key" in named else "False",
+                           imports="\n".join(lines) + ("" if "setup" in named else SETUP), keyed="True" if "legal_key" in named else "False",
                            dispatch=dispatch(game))
     if causal:
-        text += ("" if "give_card" in named else SWAP) + CAUSAL
+        if "give_card" not in named:
+            text += SWAP + ("" if "after_give" in named else AFTER_GIVE)
+        text += CAUSAL
     return text
 
 

@@ -44,6 +44,19 @@ def put_action(st, s_acts, n, kind, a, b, c):
     return n + 1
 
 
+@njit(cache=True, nogil=True)
+def listed(st, o, n, kind, a, b, c):
+    """The place of (kind, a, b, c) among the ``n`` legal actions listed at ``o``, or -1.
+    A game's ``step`` may check an answer with it (``listed(st, S_ACTS, legal(st), ...) >=
+    0``: legal is then what ``legal`` lists, by construction; the cards52 template does), and
+    it is the search's ``legal_key`` for a game with no quicker one."""
+    for i in range(n):
+        w = o + 4 * i
+        if st[w] == kind and st[w + 1] == a and st[w + 2] == b and st[w + 3] == c:
+            return i
+    return -1
+
+
 assert MAX_PARAMS == 8, "seat_params lists MAX_PARAMS values by hand"
 
 

@@ -35,36 +35,43 @@ from cardlab.sim.strategy_spec import Strategy
 @dataclass(frozen=True)
 class Rules:
     """A game's rules functions, declared once at the foot of its ``kernel.py``
-    (``RULES = Rules(setup=setup, step=step, ...)``): the engine, the search player, causal
-    card power and traces are bound to them by ``sim/bind.py``, not by code of the game's.
+    (``RULES = Rules(deal=deal, begin=begin, step=step, ...)``): the engine, the search
+    player, causal card power and traces are bound to them by ``sim/bind.py``, not by code
+    of the game's.
 
-    Required: ``setup(st)``, ``step(st, act)``, ``legal(st)`` (the pending decision's
-    actions into the action buffer, their number), ``progress(st, seat)`` (the game's
-    progress score, ``sim/shape.py``) and ``restrict_bits(st, act)`` (what an action commits,
-    for ``mcts:never=``).  The rest are optional hooks, None where the game has no use:
+    Required: ``deal(st)`` (a new game on the seeded generator: shuffle and deal, up to the
+    moment causal card power gives a card), ``step(st, act)``, ``legal(st)`` (the pending
+    decision's actions into the action buffer, their number), ``progress(st, seat)`` (the
+    game's progress score, ``sim/shape.py``) and ``restrict_bits(st, act)`` (what an action
+    commits, for ``mcts:never=``).  ``begin(st)`` plays on from the deal to the first
+    decision (the first turn's opening: a draw, an offer), nothing when left out; the game's
+    ``setup`` is ``deal`` then ``begin``, written by the binding, unless the game declares
+    its own ``setup`` that does exactly that in one body (Block Tower's).  The rest are
+    optional hooks, None where the game has no use:
 
     - ``legal_key``, ``legal_count``: the search's keyed actions (a decision whose actions
       are one draw among many, Block Tower; ``search.listed`` and ``legal`` otherwise);
     - ``table_cards``, ``table_put``: the cards of the game's TABLE zones for a re-deal and
       a give (``redeal.no_table_cards`` / ``no_table_put`` otherwise);
-    - causal card power (``sim/give.py``): ``give_deal`` and ``give_begin`` (``setup`` cut in
-      two at the give), ``has_type(st, card, t)``, ``after_give(st)``, ``also_holds(st,
-      seat, t)`` (``give.no_more_held`` otherwise); or ``give_card`` where the game gives a
-      card its own way (5 Towers) instead of the schema's swap.  No ``give_deal``: no causal
-      card power.  ``has_type`` also says what a card counts as in a seat's observation
+    - causal card power (``sim/give.py``, a card given between ``deal`` and ``begin``), by
+      the schema's swap: ``has_type(st, card, t)``, ``after_give(st)`` (what follows from
+      the cards; ``give.held_follows_start`` otherwise: a seat has held the types of its
+      start cards) and ``also_holds(st, seat, t)`` (``give.no_more_held`` otherwise); or
+      ``give_card`` where the game gives a card its own way (5 Towers).  Neither
+      ``has_type`` nor ``give_card``: no causal card power.  ``has_type`` also says what a card counts as in a seat's observation
       vector (``sim/features.py``): without it a card zone there is its number of cards only.
     """
-    setup: Any
+    deal: Any
     step: Any
     legal: Any
     progress: Any
     restrict_bits: Any
+    begin: Any = None
+    setup: Any = None
     legal_key: Any = None
     legal_count: Any = None
     table_cards: Any = None
     table_put: Any = None
-    give_deal: Any = None
-    give_begin: Any = None
     has_type: Any = None
     after_give: Any = None
     also_holds: Any = None

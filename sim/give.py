@@ -20,9 +20,10 @@ re-deal table's format (``sim/redeal.py``: its ``block_cards``/``put_block`` rea
 write a zone's cards, a TABLE zone through the game's two hooks), the last column being
 the role.  A game adds ``has_type(st, card, t)`` (a card may have several types: 5 Towers
 counts by value and by kind), ``also_holds(st, seat, t)`` (a card of the type the seat
-holds outside its start zones; ``no_more_held`` for most games) and ``after_give(st)``, which rebuilds whatever follows from
-the cards (card-power bits, derived counts, caches); on a state nobody swapped it must
-change nothing (a test checks it for every game).
+holds outside its start zones; ``no_more_held`` for most games) and, where more than the
+held bits follow from the cards, ``after_give(st)``, which rebuilds whatever follows from
+them (card-power bits, derived counts, caches; ``held_follows_start`` by default); on a state
+nobody swapped it must change nothing (a test checks it for every game).
 
 The swap's random numbers come from a stream of their own, seeded from (root seed, game
 index, seat, type, arm) like the seat streams (``sim/rng.seed_aside``), never from the
@@ -155,6 +156,26 @@ def swap(st, seat, t, arm, g, players, tab, pool, blk, has_type, table_cards, ta
 
 
 @njit(cache=True, nogil=True, inline="always")
+def held_follows_start(st, players, tab, pool, held_at, n_types, has_type, table_cards):
+    """The default ``after_give``: before any decision a seat has held exactly the types of
+    the cards in its start zones (the engine's held bits from ``held_at``, ``n_types`` a
+    seat).  A game whose held bits say more (3UP's face-down cards are not held until
+    played) or whose cards settle after a give (Smokestack's chimneys) declares its own."""
+    for s in range(players):
+        k = 0
+        for r in range(tab.shape[0]):
+            if tab[r, 6] == ROLE_START:
+                k = block_cards(st, tab, r, s if tab[r, 5] != 0 else 0, pool, k, table_cards)
+        for t in range(n_types):
+            h = 0
+            for i in range(k):
+                if has_type(st, pool[i], t):
+                    h = 1
+                    break
+            st[held_at + s * n_types + t] = h
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _exchange(pool, blk, nb, i, j):
     """Swap pool[i] and pool[j], marking the blocks they belong to changed."""
     x = pool[i]
@@ -232,3 +253,9 @@ def run_paired(rules, sids, params, seed, start, stop, types, out, E, deal, begi
 def no_more_held(st, seat, t):
     """A game whose seats hold nothing at the start outside their start zones."""
     return False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def nothing(st):
+    """A game's ``begin`` when its deal leaves the first decision pending (3UP 3DOWN)."""
+    return

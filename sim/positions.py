@@ -55,7 +55,7 @@ def new_game(game, setup, index: int) -> np.ndarray:
     """Game ``index`` of ``setup`` set up and stopped at its first decision."""
     st = game.schema.new_state(game.rules_vector(setup.rules, setup.players))
     seed_game(st, setup.seed, index)
-    game.model().setup(st)
+    game.binding().setup(st)
     return st
 
 

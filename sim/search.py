@@ -66,7 +66,7 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.bits import popcount
-from cardlab.sim.engine import seat_params
+from cardlab.sim.engine import listed, seat_params  # noqa: F401 - listed: a game's default legal_key
 from cardlab.sim.evaluate import shares
 from cardlab.sim.redeal import determinize
 from cardlab.sim.rng import MAX_SEATS, seat_below
@@ -149,17 +149,6 @@ def keep_allowed(world, n, never, restrict_bits, E):
                     world[E.acts + 4 * k + w] = world[o + w]
             k += 1
     return k if k > 0 else n
-
-
-@njit(cache=True, nogil=True)
-def listed(st, o, n, kind, a, b, c):
-    """The place of (kind, a, b, c) among the ``n`` legal actions listed at ``o``, or -1:
-    a game's ``legal_key`` when it has no quicker one (only a wide decision asks)."""
-    for i in range(n):
-        w = o + 4 * i
-        if st[w] == kind and st[w + 1] == a and st[w + 2] == b and st[w + 3] == c:
-            return i
-    return -1
 
 
 @njit(cache=True, nogil=True, inline="always")

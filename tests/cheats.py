@@ -554,7 +554,7 @@ def seed_replay_deal(game_id: str, st, me: int) -> np.ndarray:
     for i in range(r.offset, r.offset + r.size):
         world[i] = int(st[i])
     world[0:4] = np.array(chance_from_seat_stream(w0, me), dtype=np.uint64).view(np.int64)
-    game.model().setup(world)
+    game.binding().setup(world)
     return world
 
 

@@ -29,7 +29,8 @@ def test_every_game_is_bound_from_its_declaration(game_id):
     # the bound functions are the declared ones, not copies
     for field, (module, name) in rules.named().items():
         assert getattr(b, field) is getattr(rules, field), (game_id, field)
-    assert hasattr(b, "run_causal") == (rules.give_deal is not None)
+    assert hasattr(b, "run_causal") == (rules.has_type is not None or rules.give_card is not None)
+    assert hasattr(b, "setup") and (rules.setup is None or b.setup is rules.setup)
 
 
 def _body(text: str) -> str:
@@ -37,34 +38,36 @@ def _body(text: str) -> str:
     dispatch (written from each game's registry: ``test_the_dispatch_*``): the template's own code."""
     text = re.sub(r"\n# -+ the strategies' dispatch\n.*?(?=\n# -+ )", "", text, flags=re.S)
     keep = [ln for ln in text.splitlines()
-            if not re.match(r"(from \S+ import |\w+ = (no_table|search\.listed|legal\b|give\.no_more))", ln)]
+            if not re.match(r"(from \S+ import |\w+ = (no_table|search\.listed|legal\b|give\.no_more|give\.nothing))", ln)]
     return "\n".join(keep[3:])
 
 
 def test_one_template_for_every_game():
     """No game's binding holds code of its own: the bound modules differ only in what they
-    import (and in whether the game has causal card power, its own give, a keyed search)."""
+    import (and in whether the game has causal card power, its own give, a keyed search, its
+    own setup)."""
     bodies = {}
     for g in game_ids():
         rules = get_game(g).model().RULES
-        key = (rules.give_deal is not None, rules.give_card is not None, rules.legal_key is not None)
+        key = (rules.has_type is not None or rules.give_card is not None, rules.give_card is not None,
+               rules.after_give is not None, rules.legal_key is not None, rules.setup is not None)
         bodies.setdefault(key, set()).add(_body(bind.source(get_game(g))))
     assert all(len(v) == 1 for v in bodies.values()), {k: len(v) for k, v in bodies.items()}
 
 
 def test_a_missing_declaration_is_one_line():
     fake = SimpleNamespace(id="nothing", kernel_module="cardlab.sim.rng")  # a module without RULES
-    with pytest.raises(InputError, match=r"declares no RULES = Rules\(setup="):
+    with pytest.raises(InputError, match=r"declares no RULES = Rules\(deal="):
         bind.source(fake)
 
 
 def test_a_give_without_its_hooks_is_refused(monkeypatch):
     game = get_game("crazy_eights")
     K = game.model()
-    monkeypatch.setattr(K, "RULES", Rules(setup=K.setup, step=K.step, legal=K.legal, progress=K.progress,
-                                          restrict_bits=K.restrict_bits, give_deal=K.give_deal,
-                                          give_begin=K.give_begin))
-    with pytest.raises(InputError, match="no has_type and after_give for the schema's swap"):
+    monkeypatch.setattr(K, "RULES", Rules(deal=K.deal, begin=K.begin, step=K.step, legal=K.legal,
+                                          progress=K.progress, restrict_bits=K.restrict_bits,
+                                          after_give=K.turn_starter))
+    with pytest.raises(InputError, match="RULES has after_give .* but no has_type"):
         bind.source(game)
 
 
@@ -110,7 +113,7 @@ def test_a_declared_function_must_be_its_modules_own(monkeypatch):
     def step(st, act):  # not kernel.step
         pass
 
-    monkeypatch.setattr(K, "RULES", Rules(setup=K.setup, step=step, legal=K.legal, progress=K.progress,
+    monkeypatch.setattr(K, "RULES", Rules(deal=K.deal, step=step, legal=K.legal, progress=K.progress,
                                           restrict_bits=K.restrict_bits))
     with pytest.raises(InputError, match=r"RULES.step is .*\.step, which that module does not hold"):
         bind.source(game)

@@ -49,36 +49,36 @@ def chimneys(game, st, seat):
     return [int(c) for c in st[o:o + 4 * int(st[L.S_NCH + seat])]]
 
 
-def dealt(game, M, setup, g):
+def dealt(game, B, setup, g):
     st = game.schema.new_state(game.rules_vector(setup.rules, setup.players))
     seed_game(st, setup.seed, g)
-    M.give_deal(st)
+    B.deal(st)
     return st
 
 
 @pytest.mark.parametrize("gid", GAMES)
 def test_setup_is_the_deal_then_the_opening(gid):
     game = get_game(gid)
-    M = game.model()
+    B = game.binding()  # the declared rules functions, and setup
     for players in (game.min_players, game.max_players):
         setup = runner.make_setup(gid, players, None, None, 3)
         for g in range(8):
-            st = dealt(game, M, setup, g)
-            M.give_begin(st)
+            st = dealt(game, B, setup, g)
+            B.begin(st)
             assert np.array_equal(st, testing.new_game(game, setup, g)), f"{gid} game {g}"
 
 
 @pytest.mark.parametrize("gid", GAMES)
 def test_arms_hold_the_card_or_none_and_conserve_cards(gid):
     game = get_game(gid)
-    M, B = game.model(), game.binding()
+    B = game.binding()
     made = {ARM_IN: 0, ARM_OUT: 0}
     for players in (game.min_players, game.default_players, game.max_players):
         setup = runner.make_setup(gid, players, None, None, 5)
         types = [t for t, _ in game.card_types(setup.rules)]
         for g in range(12):
             seat = g % players
-            nat = dealt(game, M, setup, g)
+            nat = dealt(game, B, setup, g)
             deck = testing.card_census(game, nat, players)
             if gid != "five_towers":  # 5 Towers' give adds a start card to an empty tower
                 again = nat.copy()
@@ -86,7 +86,7 @@ def test_arms_hold_the_card_or_none_and_conserve_cards(gid):
                 assert np.array_equal(again, nat), f"{gid}: after_give changed a natural deal"
             for t in types[g % 3::3]:
                 for arm in (ARM_IN, ARM_OUT):
-                    st = dealt(game, M, setup, g)
+                    st = dealt(game, B, setup, g)
                     rng = np.zeros(4, dtype=np.int64)
                     seed_aside(rng, setup.seed, g, 7)
                     if B.give_card(st, seat, t, arm, rng) == GAVE_NONE:
@@ -101,18 +101,19 @@ def test_arms_hold_the_card_or_none_and_conserve_cards(gid):
                         assert len(start_cards(game, st, s)) == len(start_cards(game, nat, s)) + \
                             (gid == "five_towers" and s == seat)
                     assert np.array_equal(st[:4], nat[:4]), "the chance stream was drawn from"
-                    M.give_begin(st)  # the game opens from the given cards
+                    B.begin(st)  # the game opens from the given cards
     assert made[ARM_IN] > 50 and made[ARM_OUT] > 50, made
 
 
 def test_held_bits_follow_a_given_hand():
     """Skyscraper's card-power bits after a give: the types in each hand, exactly."""
     game = get_game("skyscraper")
-    M, B, L = game.model(), game.binding(), game.layout
+    B = game.binding()
+    L = game.layout
     setup = runner.make_setup("skyscraper", 3, None, None, 2)
     for g in range(20):
         for arm in (ARM_IN, ARM_OUT):
-            st = dealt(game, M, setup, g)
+            st = dealt(game, B, setup, g)
             rng = np.zeros(4, dtype=np.int64)
             seed_aside(rng, 2, g, 1)
             B.give_card(st, g % 3, L.DOG, arm, rng)

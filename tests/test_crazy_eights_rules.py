@@ -256,7 +256,7 @@ def test_the_turn_cap_ends_the_game_unfinished_with_no_winner():
 def test_the_deal_goes_one_card_at_a_time_from_seat_zero_off_the_top():
     rules = GAME.resolve_rules({}, 3)
     st = make_state(3, rules=rules, capacity=64)
-    K.setup(st)
+    B.setup(st)
     ev = events(st)
     deals = [e for e in ev if e[0] == "deal"]
     assert [e[2] for e in deals] == [0, 1, 2] * 5  # seats in turn, five rounds (auto with 3)
@@ -266,7 +266,7 @@ def test_the_deal_goes_one_card_at_a_time_from_seat_zero_off_the_top():
     assert all(e[3] == 1 for e in starters[:-1]) and starters[-1][3] == 0
     assert discard(st) == [L.card_code(starters[-1][2])]
     st2 = make_state(2, capacity=64)
-    K.setup(st2)
+    B.setup(st2)
     assert st2[L.S_HAND_N] == 7 and st2[L.S_HAND_N + 1] == 7
 
 
@@ -312,7 +312,7 @@ def _dealt(rules, players=3, seed=5):
     """A seeded deal alone: the (seat, card) of each deal event in order, and the stock left
     (top first)."""
     st = make_state(players, rules=rules, seed=seed, capacity=64)
-    K.deal(st)
+    K.deal_hands(st)
     _census_deal(st, players)
     return [(e[2], L.card_code(e[3])) for e in events(st)], stock(st), st
 
@@ -510,7 +510,7 @@ def test_random_legal_play_through_the_model_conserves_every_card():
         rules = GAME.resolve_rules(variants[g % 4], players)
         st = L.S.new_state(GAME.rules_vector(rules, players))
         seed_game(st, 77, g)
-        K.setup(st)
+        B.setup(st)
         _census(st, players)
         steps = 0
         while st[L.S_PHASE] != DONE:
@@ -541,7 +541,7 @@ def test_compensation_knobs_conserve_every_card_through_the_model():
         h = GAME.hand_size(rules, players)
         st = L.S.new_state(GAME.rules_vector(rules, players))
         seed_game(st, 38, g)
-        K.deal(st)
+        K.deal_hands(st)
         dealt = [h] * players
         dealt[0] += knobs["first_seat_extra"]
         dealt[-1] -= knobs["last_seat_fewer"]
@@ -570,7 +570,7 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(strategies, rules):
     for g in range(60):
         st = L.S.new_state(rv)
         seed_game(st, 21, g)
-        K.setup(st)
+        B.setup(st)
         copy = None
         while st[L.S_PHASE] != DONE:
             me = int(st[L.S_ACTOR])

@@ -581,7 +581,7 @@ def test_random_legal_games_keep_every_card_in_one_zone_and_end():
         for g in range(MODEL_GAMES):
             st = L.S.new_state(rv)
             seed_game(st, 99, g)
-            K.setup(st)
+            B.setup(st)
             snaps = [st[:L.ZONES_END].copy()]
             check = g % 15 == 0
             while st[L.S_PHASE] != DONE:
@@ -626,7 +626,7 @@ def test_a_position_copied_mid_build_plays_on_identically(players, sets, strateg
     for g in range(12):
         st = L.S.new_state(rv)
         seed_game(st, setup.seed, g)
-        K.setup(st)
+        B.setup(st)
         decisions = 0
         while st[L.S_PHASE] != 0:
             mid = (st[L.S_PHASE] == L.D_PLACE and st[L.S_PLACED] >= 1) or \

@@ -117,7 +117,7 @@ def _rendered(small_root, name, template):
             ast.parse(text, path)
     for rules in ("kernel", "moves", "layout"):
         assert "cardlab.strategies" not in written[f"sim/{name}/{rules}.py"], rules
-    assert "\nRULES = Rules(setup=setup, step=step, legal=legal" in written[f"sim/{name}/kernel.py"]
+    assert "\nRULES = Rules(deal=deal, begin=begin, step=step, legal=legal" in written[f"sim/{name}/kernel.py"]
     assert f'test_conformance = conformance_tests("{name}")' in written[f"tests/test_{name}_rules.py"]
     return p, written
 

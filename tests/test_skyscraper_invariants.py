@@ -304,7 +304,6 @@ def _python_game(setup, index):
     """The game played on through the binding's ``play_on`` with the shortcut switched off
     (the kernel otherwise jumps to the turn cap once a whole round changes nothing): the
     row it should have produced."""
-    from cardlab.sim.skyscraper import kernel as K
     B = GAME.binding()  # the engine bound to the rules (sim/bind.py)
 
     rv, sids, params = setup.arrays()
@@ -312,7 +311,7 @@ def _python_game(setup, index):
     st = new_state(setup.players, setup.rules, seed=setup.seed, index=index)
     np.testing.assert_array_equal(st[L.S_RULES:L.S_RULES + L.N_RULES], rv)
     st[L.S_SHORTCUT_OFF] = 1
-    K.setup(st)
+    B.setup(st)
     B.play_on(st, sids, params)
     P = setup.players
     row = np.zeros(GAME.row_width, np.int64)

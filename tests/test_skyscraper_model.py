@@ -30,7 +30,7 @@ def test_random_legal_play_through_the_model_conserves_every_card(players):
     ends = {0: 0, 1: 0}
     for g in range(500):
         st = new_state(players, rules, seed=11, index=g)
-        K.setup(st)
+        B.setup(st)
         steps = 0
         while st[L.S_PHASE] != DONE:
             assert st[L.S_PHASE] == L.D_PLAY and 0 <= st[L.S_ACTOR] < players
@@ -84,7 +84,7 @@ def test_legal_lists_exactly_what_step_accepts():
     for g in range(60):
         players = 1 + g % 4
         st = new_state(players, GAME.resolve_rules({}, players), seed=3, index=g)
-        K.setup(st)
+        B.setup(st)
         for _ in range(int(gen.integers(0, 30))):
             if st[L.S_PHASE] == DONE:
                 break
@@ -114,7 +114,7 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(strategies):
     checked = 0
     for g in range(40):
         st = new_state(players, setup.rules, seed=21, index=g)
-        K.setup(st)
+        B.setup(st)
         last = (-1, -1)
         copy = None
         while st[L.S_PHASE] != DONE:

@@ -31,7 +31,8 @@ is_legal = M.is_legal
 apply_action = M.apply_action
 draw = M.draw
 legal_actions = M.legal_actions
-choose = GAME.binding().choose  # the strategies' dispatch (sim/bind.py)
+B = GAME.binding()  # the engine bound to the rules (sim/bind.py)
+choose = B.choose  # the strategies' dispatch, written from their registry
 
 F = {v: L.F0 + v for v in range(1, L.FLOOR_LIMIT + 1)}  # F[3] is the type of floor card 3
 ATTACKS = (L.A_STEAL, L.A_BONE, L.A_HAM, L.A_BALL, L.A_THIEF, L.A_SUPER, L.A_SHAKE, L.A_TRUCK)
@@ -917,7 +918,7 @@ def test_first_turn_no_draw_skips_the_first_seats_first_draw():
     the five dealt cards (the card stays on the pile), and draw again on their second."""
     for n in (0, 1, 2):
         st = new_state(3, rules=dict(first_turn_no_draw=n), seed=4)
-        K.setup(st)
+        B.setup(st)
         sizes = []
         for _ in range(4):  # seats 0, 1, 2, then seat 0's second turn
             assert st[L.S_PHASE] == L.D_PLAY

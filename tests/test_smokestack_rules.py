@@ -417,7 +417,7 @@ def test_setup_deals_seat1_first_dealer_last_then_center():
     ref[L.S_STOCK:L.S_STOCK + 52] = np.arange(52)
     shuffle(ref, L.S_STOCK, L.S_STOCK + 52)
     deck = list(ref[L.S_STOCK:L.S_STOCK + 52][::-1])  # top first
-    K.setup(st)
+    B.setup(st)
     if st[L.S_EVC + L.EV_CHIMNEY] + st[L.S_EVC + L.EV_STRAIGHT] == 0:
         for k, s in enumerate((1, 2, 3, 0)):
             assert list(st[M.lay_at(st, s, 0):][:4]) == deck[4 * k:4 * k + 4]
@@ -690,7 +690,7 @@ def test_random_legal_play_through_the_model_conserves_every_card(players):
         over = dict(MODEL_RULES[g % len(MODEL_RULES)], max_turns=CAP)
         rules = GAME.resolve_rules(over, players)
         st = new_game_state(players, rules, seed=17, index=g)
-        K.setup(st)
+        B.setup(st)
         assert one_of_each(zone_cards(st, players)), g
         steps = 0
         while st[L.S_PHASE] != L.DONE:
@@ -759,7 +759,7 @@ def test_legal_lists_exactly_what_step_accepts():
         players = 2 + g % 7
         rules = GAME.resolve_rules(MODEL_RULES[g % len(MODEL_RULES)], players)
         st = new_game_state(players, rules, seed=4, index=g)
-        K.setup(st)
+        B.setup(st)
         for _ in range(int(gen.integers(0, 200))):
             if st[L.S_PHASE] == L.DONE:
                 break
@@ -801,7 +801,7 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(players, strategies):
     for g in range(games):
         st = new_game_state(players, setup.rules, seed=21, index=g)
         np.testing.assert_array_equal(st[L.S_RULES:L.S_RULES + L.N_RULES], rv)
-        K.setup(st)
+        B.setup(st)
         want = int(gen.integers(1, 25))  # copy at the want-th mid-turn decision of its kind
         swap_side = g % 2 == 0  # even games: the mover's double or swap; odd: a sweep answer
         seen, mover_asked, copy = 0, False, None

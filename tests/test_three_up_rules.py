@@ -638,7 +638,7 @@ def test_random_discards_are_legal_and_cover_the_options():
 
 def new_game(players, rules, seed, index):
     """A state as the engine starts game ``index`` of ``seed``: the rules copied in, the
-    generator seeded; ``K.setup`` then deals."""
+    generator seeded; ``B.setup`` then deals."""
     st = np.zeros(L.S_SIZE, np.int64)
     st[L.S_RULES:L.S_RULES + L.N_RULES] = GAME.rules_vector(rules, players)
     seed_game(st, seed, index)
@@ -692,7 +692,7 @@ def test_random_legal_play_through_the_model_conserves_every_card():
         deck = np.arange(len(L.deck_cards(rules)))
         for g in range(400):
             st = new_game(players, rules, 30 + k, g)
-            K.setup(st)
+            B.setup(st)
             steps = 0
             while st[L.S_PHASE] != DONE:
                 phase, me = int(st[L.S_PHASE]), int(st[L.S_ACTOR])
@@ -739,7 +739,7 @@ def test_legal_lists_exactly_what_step_accepts():
         players, knobs = MODEL_SETUPS[g % len(MODEL_SETUPS)]
         rules = GAME.resolve_rules({n: str(v) for n, v in knobs.items()}, players)
         st = new_game(players, rules, 3, g)
-        K.setup(st)
+        B.setup(st)
         for _ in range(int(gen.integers(0, 200))):
             if st[L.S_PHASE] == DONE:
                 break
@@ -779,7 +779,7 @@ def test_an_illegal_answer_raises_with_the_decision_seat_and_values():
     K.step(st, (PICK, 0, 0, 0))                          # the forced pick-up is legal
     assert hand(st, 2) == ["3", "4", "5"] and st[L.S_PHASE] == L.D_DISCARD and st[L.S_ACTOR] == 3
     st = new_game(4, GAME.resolve_rules({}, 4), 1, 0)
-    K.setup(st)
+    B.setup(st)
     with pytest.raises(ValueError) as e:
         K.step(st, (0b1111, 0, 0, 0))
     assert e.value.args == (ILLEGAL, "up cards", "mask", 0, 0b1111)
@@ -810,7 +810,7 @@ def test_a_copy_taken_mid_turn_plays_on_like_the_original(strategies):
     checked = 0
     for g in range(60):
         st = new_game(players, setup.rules, setup.seed, g)
-        K.setup(st)
+        B.setup(st)
         last = (-1, -1)
         copy = None
         while st[L.S_PHASE] != DONE:
@@ -899,7 +899,7 @@ def test_the_hand_masks_follow_every_re_deal_and_stay_their_owners():
         for g in range(6):
             st = L.S.new_state(rv)
             seed_game(st, 5, g)
-            K.setup(st)
+            B.setup(st)
             while st[L.S_PHASE] != DONE:
                 hand_masks_match(st, players)
                 me = int(st[L.S_ACTOR])
@@ -1063,7 +1063,7 @@ def _after_up_choices(players, n):
     r = GAME.resolve_rules({"later_seats_extra": str(n)}, players)
     st[L.S_RULES:L.S_RULES + L.N_RULES] = GAME.rules_vector(r, players)
     seed_game(st, 11, 5)
-    K.setup(st)
+    B.setup(st)
     for s in range(players):
         assert st[L.S_PHASE] == L.D_UP and st[L.S_ACTOR] == s
         K.step(st, (0b000111, 0, 0, 0))

@@ -373,12 +373,13 @@ NO_ANSWER = (0, 0, 0, 0)  # setup's (unread) answer
 
 @njit(cache=True, nogil=True, inline="always")
 def setup(st):
-    """A new game on the seeded generator, up to its first decision."""
+    """A new game on the seeded generator, up to its first decision: ``deal`` then
+    ``begin`` in the one pasted body of ``play_from``."""
     play_from(st, NO_ANSWER, True)
 
 
 @njit(cache=True, nogil=True)
-def give_deal(st):
+def deal(st):
     """``setup``'s first part (``play_from`` with a new game, up to round 0's deal): causal
     card power gives a card after it."""
     st[S_TURN:S_ACTS] = 0
@@ -387,7 +388,7 @@ def give_deal(st):
 
 
 @njit(cache=True, nogil=True)
-def give_begin(st):
+def begin(st):
     """``setup``'s second part: the start seat's turn opens (its draws to a block card, the
     reshuffle offer), up to the first decision."""
     carry_on(st, NEW_TURN)
@@ -429,6 +430,6 @@ def after_give(st):
 # ---------------------------------------------------------------- what the engine plays
 
 # the rules functions the engine, the search player and card power are bound to (sim/bind.py)
-RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
-              legal_key=legal_key, legal_count=legal_count,
-              give_deal=give_deal, give_begin=give_begin, has_type=has_type, after_give=after_give)
+RULES = Rules(setup=setup, deal=deal, begin=begin, step=step, legal=legal, progress=progress,
+              restrict_bits=restrict_bits, legal_key=legal_key, legal_count=legal_count,
+              has_type=has_type, after_give=after_give)

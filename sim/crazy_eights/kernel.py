@@ -12,15 +12,14 @@ rules functions that ``sim/bind.py`` binds the shared engine, the search player 
 strategies to.
 """
 import numpy as np
-from numba import njit
 
 from cardlab.sim import shape
-from cardlab.sim.cards52 import has_rank, mark_ranks  # card power by rank: c % 13, as here
+from cardlab.sim.cards52 import has_rank  # card power by rank: c % 13, as here
 from cardlab.sim.crazy_eights.layout import (
     A_DRAW, ANY, D_CALL, D_PLAY, EIGHT, END_BLOCKED, END_CAP, END_OUT, ENGINE, EV_DEAL, EV_PASS,
     EV_PLAY, EV_STARTER, N_RULES, NCARDS, R_FIRST_SEAT_EXTRA, R_HAND_SIZE, R_LAST_SEAT_FEWER,
     R_MAX_TURNS, R_PLAYERS, R_POINTS, R_REBURY, S_ACTOR, S_DISCARD, S_DISC_N, S_DRAWN, S_HAND_N,
-    S_HANDS, S_HELD, S_PASSES, S_PHASE, S_RULES, S_SCORE, S_SIZE, S_STOCK, S_STOCK_N, S_SUIT, S_TURN,
+    S_HANDS, S_PASSES, S_PHASE, S_RULES, S_SCORE, S_SIZE, S_STOCK, S_STOCK_N, S_SUIT, S_TURN,
 )
 from cardlab.sim.crazy_eights.moves import (
     can_draw, draw, is_legal, legal, penalty, play_card, playable, progress, restrict_bits, take,
@@ -45,6 +44,13 @@ def deal_one(st, s):
 
 @inline
 def deal(st):
+    """A new game: the hands, then the starter (causal card power gives a card after it)."""
+    deal_hands(st)
+    turn_starter(st)
+
+
+@inline
+def deal_hands(st):
     """Clear the state, shuffle the deck and deal ``hand_size`` cards to each seat, one at
     a time from seat 0, off the stock's top (the end of the shuffled array).  The
     compensation knobs (0: the printed deal, card for card) change only the counts: the
@@ -92,25 +98,9 @@ def turn_starter(st):
         return
 
 
-@njit(cache=True, nogil=True, inline="always")
-def setup(st):
-    """A new game on the seeded generator: the deal, the starter, then seat 0's turn."""
-    deal(st)
-    turn_starter(st)
-    turns(st, 0)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def give_deal(st):
-    """``setup``'s first part: the deal and the starter (causal card power gives a card
-    after it)."""
-    deal(st)
-    turn_starter(st)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def give_begin(st):
-    """``setup``'s second part: seat 0's turn (its draws while it has no play)."""
+@inline
+def begin(st):
+    """After the deal (and a card given by causal card power): seat 0's turn."""
     turns(st, 0)
 
 
@@ -229,20 +219,9 @@ def step(st, act):
         illegal4("play", "kind,card,b,c", st[S_ACTOR], kind, a, b, c)
 
 
-# ---------------------------------------------------------------- causal card power
-
-
-@helper("void(ST)")
-def after_give(st):
-    """The card-power bits follow the hands: before any decision a seat has held exactly
-    the ranks in its hand."""
-    for s in range(st[R_PLAYERS]):
-        st[S_HELD + s * 13:S_HELD + (s + 1) * 13] = 0
-        mark_ranks(st, S_HELD + s * 13, st[S_HANDS + s])
-
-
 # ---------------------------------------------------------------- what the engine plays
 
-# the rules functions the engine, the search player and card power are bound to (sim/bind.py)
-RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
-              give_deal=give_deal, give_begin=give_begin, has_type=has_rank, after_give=after_give)
+# the rules functions the engine, the search player and card power (by rank: after a give a
+# seat has held the ranks in its hand, the binding's default) are bound to (sim/bind.py)
+RULES = Rules(deal=deal, begin=begin, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
+              has_type=has_rank)

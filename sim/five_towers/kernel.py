@@ -40,8 +40,10 @@ from cardlab.sim.rng import stream_below
 
 @inline
 def shuffle_deck(st):
-    """Clear the state and shuffle the deck: one card of each value 0-15 per kind, and
-    with the full deck a second 0, 2, 5, 7, 10 and 12 per kind."""
+    """A new game's deal: clear the state and shuffle the deck, one card of each value 0-15
+    per kind, and with the full deck a second 0, 2, 5, 7, 10 and 12 per kind (causal card
+    power gives the start card from it).  Then the first round's offer (``next_round``);
+    seat 0 starts the bidding."""
     st[S_DRAW_N:S_SIZE] = 0  # every zone, the bookkeeping and the scratch
     st[S_OFFER:S_OFFER + MAXOFF] = -1
     n = 0
@@ -58,27 +60,6 @@ def shuffle_deck(st):
     st[S_DRAW_N] = n
     st[S_BIDDER] = -1
     refresh(st)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def setup(st):
-    """A new game on the seeded generator: the shuffled deck, then the first round's
-    offer; seat 0 starts the bidding."""
-    shuffle_deck(st)
-    next_round(st)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def give_deal(st):
-    """``setup``'s first part, the shuffled deck (causal card power gives the start card
-    from it)."""
-    shuffle_deck(st)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def give_begin(st):
-    """``setup``'s second part: the first round's offer; seat 0 starts the bidding."""
-    next_round(st)
 
 
 @inline
@@ -319,5 +300,5 @@ def give_card(st, seat, t, arm, g):
 # ---------------------------------------------------------------- what the engine plays
 
 # the rules functions the engine, the search player and card power are bound to (sim/bind.py)
-RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
-              give_deal=give_deal, give_begin=give_begin, has_type=has_type, give_card=give_card)
+RULES = Rules(deal=shuffle_deck, begin=next_round, step=step, legal=legal, progress=progress,
+              restrict_bits=restrict_bits, has_type=has_type, give_card=give_card)

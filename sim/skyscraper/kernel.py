@@ -9,7 +9,6 @@ chance parts (skips, the start-of-turn draw) up to the next seat's ``D_PLAY``.
 engine, the search player and the strategies to.
 """
 import numpy as np
-from numba import njit
 
 from cardlab.sim import shape
 from cardlab.sim.skyscraper.moves import progress
@@ -65,22 +64,10 @@ def deal(st):
         emit(st, EV_DEAL, -1, s, k, 0, 0, 0, 0)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def setup(st):
-    """A new game on the seeded generator: the deal, then seat 0's turn begins."""
-    deal(st)
-    begin_turns(st, 0)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def give_deal(st):
-    """``setup``'s first part, the deal (causal card power gives a card after it)."""
-    deal(st)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def give_begin(st):
-    """``setup``'s second part: seat 0's turn begins (its draw, if any)."""
+@inline
+def begin(st):
+    """After the deal (and a card given by causal card power): seat 0's turn begins (its
+    draw, if any)."""
     begin_turns(st, 0)
 
 
@@ -193,20 +180,11 @@ def step(st, act):
 
 @helper("boolean(ST, int64, int64)")
 def has_type(st, c, t):
-    return c == t  # a hand counts cards by type
-
-
-@helper("void(ST)")
-def after_give(st):
-    """The card-power bits follow the hands: before any decision a seat has held exactly
-    the types in its hand."""
-    for s in range(st[R_PLAYERS]):
-        for t in range(NT):
-            st[S_HELD + s * NT + t] = 1 if st[S_HAND + s * NT + t] > 0 else 0
+    return c == t  # a hand counts cards by type (after a give a seat has held its hand's types)
 
 
 # ---------------------------------------------------------------- what the engine plays
 
 # the rules functions the engine, the search player and card power are bound to (sim/bind.py)
-RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
-              give_deal=give_deal, give_begin=give_begin, has_type=has_type, after_give=after_give)
+RULES = Rules(deal=deal, begin=begin, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
+              has_type=has_type)

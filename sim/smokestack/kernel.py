@@ -24,7 +24,6 @@ rules functions that ``sim/bind.py`` binds the shared engine, the search player 
 strategies to.
 """
 import numpy as np
-from numba import njit
 
 from cardlab.sim import shape
 from cardlab.sim.smokestack.moves import progress
@@ -71,24 +70,10 @@ def deal(st):
         settle(st, k if k < P else 0, 0)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def setup(st):
-    """A new game on the seeded generator: the deal, then seat 1's turn (the seat left
-    of the dealer) begins."""
-    deal(st)
-    begin_turn(st, 1 if st[R_PLAYERS] > 1 else 0)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def give_deal(st):
-    """``setup``'s first part, the deal with its setup chimneys (causal card power gives a
-    card after it)."""
-    deal(st)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def give_begin(st):
-    """``setup``'s second part: seat 1's turn begins."""
+@inline
+def begin(st):
+    """After the deal (and a card given by causal card power): seat 1's turn (the seat
+    left of the dealer) begins."""
     begin_turn(st, 1 if st[R_PLAYERS] > 1 else 0)
 
 
@@ -344,7 +329,6 @@ def after_give(st):
 # ---------------------------------------------------------------- what the engine plays
 
 # the rules functions the engine, the search player and card power are bound to (sim/bind.py)
-RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
-              table_cards=lay_cards, table_put=lay_put,
-              give_deal=give_deal, give_begin=give_begin, has_type=has_type, after_give=after_give,
+RULES = Rules(deal=deal, begin=begin, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
+              table_cards=lay_cards, table_put=lay_put, has_type=has_type, after_give=after_give,
               also_holds=chimney_holds)

@@ -43,8 +43,11 @@ from cardlab.sim.three_up.moves import restrict_bits
 
 @inline
 def shuffle_and_deal(st):
-    """Clear the state, shuffle the deck; deal 3 down cards to each seat from seat 0,
-    then 6 cards to each seat, all off the top."""
+    """A new game: clear the state, shuffle the deck; deal 3 down cards to each seat from
+    seat 0, then 6 cards to each seat, all off the top; then seat 0 chooses its up cards.
+    The whole setup: the pending up choice decides nothing from the cards, so causal card
+    power gives a card after it, with no ``begin`` (``table_put`` keeps the dealt positions
+    in step with a given hand)."""
     # reset what a game reads before writing (the piles are written before they are read)
     st[S_DRAW_N:S_DRAW] = 0
     st[ZONES_END:S_ACTS] = 0
@@ -60,27 +63,8 @@ def shuffle_and_deal(st):
         deal(st, s, 1)
     for s in range(P):
         deal(st, s, 0)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def setup(st):
-    """A new game on the seeded generator: the deal, then seat 0 chooses its up cards."""
-    shuffle_and_deal(st)
-    st[S_PHASE] = D_UP
+    st[S_PHASE] = D_UP  # seat 0 chooses its up cards first
     st[S_ACTOR] = 0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def give_deal(st):
-    """The whole ``setup``: the deal and seat 0's pending up choice decide nothing from the
-    cards (``table_put`` keeps the dealt positions in step with a given hand)."""
-    setup(st)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def give_begin(st):
-    """Nothing: the up choice is already pending."""
-    return
 
 
 # ---------------------------------------------------------------- a turn
@@ -347,6 +331,5 @@ def after_give(st):
 # ---------------------------------------------------------------- what the engine plays
 
 # the rules functions the engine, the search player and card power are bound to (sim/bind.py)
-RULES = Rules(setup=setup, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
-              table_cards=table_cards, table_put=table_put,
-              give_deal=give_deal, give_begin=give_begin, has_type=has_type, after_give=after_give)
+RULES = Rules(deal=shuffle_and_deal, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
+              table_cards=table_cards, table_put=table_put, has_type=has_type, after_give=after_give)
