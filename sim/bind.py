@@ -118,12 +118,15 @@ def run_games_search(rules, sids, params, seed, start, stop, tally, lay, rows, c
 FEATURES = S.feature_table()  # the recipe, from the declared visibility (sim/features.py)
 N_TYPES = S.n_types
 N_FEATURES = len(S.feature_names())
+N_MORE = len(S.more_names)  # the game's own numbers, last (more_features)
 
 
 @njit(cache=True, nogil=True)
 def features(st, me, out):
-    """Seat ``me``'s observation of ``st`` as N_FEATURES numbers into ``out``."""
+    """Seat ``me``'s observation of ``st`` as N_FEATURES numbers into ``out``: the schema's
+    recipe, then the game's own numbers."""
     observe_numbers.features(st, me, FEATURES, out, has_type, N_TYPES, R_PLAYERS)
+    more_features(st, me, out, N_FEATURES - N_MORE)
 
 
 @njit(cache=True, nogil=True)
@@ -199,7 +202,7 @@ def after_give(st):
                             has_type, table_cards)
 '''
 # what an optional hook stands for when a game leaves it out
-DEFAULTS = {"begin": "give.nothing", "table_cards": "no_table_cards", "table_put": "no_table_put",
+DEFAULTS = {"begin": "give.nothing", "more_features": "observe_numbers.no_more", "table_cards": "no_table_cards", "table_put": "no_table_put",
             "legal_key": "search.listed", "legal_count": "legal", "also_holds": "give.no_more_held",
             "has_type": "no_types"}
 # setup, unless the game declares its own: the deal, then the opening up to the first decision
@@ -276,6 +279,11 @@ def source(game) -> str:
         if getattr(sys.modules.get(module), name, None) is not fn:
             raise InputError(f"game '{game.id}': RULES.{field} is {module}.{name}, which that module does not "
                              "hold under that name (declare a function of a module, by its own name)")
+    more = bool(game.layout.S.more_names)
+    if more != ("more_features" in named):
+        raise InputError(f"game '{game.id}': " + ("the schema declares more_features names but RULES has no "
+                         "more_features hook to write them" if more else "RULES has a more_features hook "
+                         "but the schema declares no names for its numbers (S.more_features)"))
     # causal card power: the game's own give, or the schema's swap over what has_type says
     causal = "give_card" in named or "has_type" in named
     if "after_give" in named and not causal:

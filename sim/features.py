@@ -8,8 +8,9 @@ nothing (what a seat knows of it, a pile's size, a hand's count, is a public cou
 own).  A zone of cards (a pile, slots, a bit mask) becomes how many cards of each card type
 it holds (the game's ``has_type``, the types of card power: 5 Towers' card counts once by
 value and once by kind) and how many in all; numbers, counts by type and a game's own rows
-(``TABLE``) are copied.  A per-seat part takes ``maxp`` blocks, the observer's first and then
-the seats after it in play order, zeros past the table's seats and where the observer may
+(``TABLE``) are copied; a game may add numbers of its own after them (``S.more_features``
+names them, its ``more_features`` hook writes them: Crazy Eights' suits).  A per-seat part
+takes ``maxp`` blocks, the observer's first and then the seats after it in play order, zeros past the table's seats and where the observer may
 not look, so a vector means the same situation whichever seat sees it.
 
 Honest by construction, and proven: ``sim/audit.check_features`` runs this function as plain
@@ -35,6 +36,12 @@ def no_types(st, c, t):
     """A game that declares no card types (no ``has_type`` in its RULES): its card zones
     count cards only."""
     return False
+
+
+@njit(cache=True, nogil=True, inline="always")
+def no_more(st, me, out, at):
+    """A game that adds no numbers of its own to the observation vector."""
+    return
 
 
 @njit(cache=True, nogil=True, inline="always")

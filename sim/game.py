@@ -58,7 +58,9 @@ class Rules:
       the cards; ``give.held_follows_start`` otherwise: a seat has held the types of its
       start cards) and ``also_holds(st, seat, t)`` (``give.no_more_held`` otherwise); or
       ``give_card`` where the game gives a card its own way (5 Towers).  Neither
-      ``has_type`` nor ``give_card``: no causal card power.  ``has_type`` also says what a card counts as in a seat's observation
+      ``has_type`` nor ``give_card``: no causal card power;
+    - ``more_features(st, me, out, at)``: the game's own numbers of a seat's observation
+      vector into ``out[at:]``, one per name its schema declares (``S.more_features``).  ``has_type`` also says what a card counts as in a seat's observation
       vector (``sim/features.py``): without it a card zone there is its number of cards only.
     """
     deal: Any
@@ -76,6 +78,7 @@ class Rules:
     after_give: Any = None
     also_holds: Any = None
     give_card: Any = None
+    more_features: Any = None
 
     def named(self) -> dict[str, tuple[str, str]]:
         """Every declared function as (module, name), by its field (the binding imports them)."""

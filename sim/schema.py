@@ -141,6 +141,7 @@ class Schema:
         # what some numbers mean (Schema.numbers): a seat, or a float's IEEE-754 bits
         self.seat_numbers: set[str] = {"actor"}
         self.float_numbers: set[str] = set()
+        self.more_names: list[str] = []  # a game's own observation numbers (more_features)
         self._own = True  # declaring the schema's own parts (RESERVED names)
         if maxp > MAX_SEATS:
             raise SchemaError(f"{game}: {maxp} seats, at most {MAX_SEATS} (sim/rng.MAX_SEATS)")
@@ -459,6 +460,18 @@ class Schema:
     # ------------------------------------------------------------ a seat's observation as numbers
     FEATURE_SECTIONS = ("rules", "zones", "book")  # never the generators or scratch
 
+    def more_features(self, *names: str) -> None:
+        """Numbers the game adds to a seat's observation vector after the schema's own
+        (``sim/features.py``), one name each, written by its ``Rules(more_features=...)``
+        hook: what the card types hide (Crazy Eights' suits, where a type is a rank).  They
+        come from what the seat may see only; the honesty audit proves it like the rest."""
+        taken = set(self.more_names)
+        for n in names:
+            if not n or n in taken:
+                raise SchemaError(f"{self.game}: more_features(): {'an empty name' if not n else repr(n) + ' twice'}")
+            taken.add(n)
+        self.more_names += list(names)
+
     def feature_parts(self) -> list[Part]:
         """The parts a seat's observation vector (``sim/features.py``) is made of: every
         part of the rules, the table and the books that some seat may see (PUBLIC, or OWNER
@@ -502,7 +515,8 @@ class Schema:
 
     def feature_names(self) -> list[str]:
         """A name per feature, in order: ``part[i]`` (``part[+k]`` for the block of the seat
-        k places after the observer), ``.tN`` the cards of type N, ``.n`` the cards in all."""
+        k places after the observer), ``.tN`` the cards of type N, ``.n`` the cards in all;
+        then the game's own, ``more.NAME`` (``more_features``)."""
         out = []
         for p in self.feature_parts():
             if p.name == "rules":
@@ -514,7 +528,7 @@ class Schema:
                     out += [f"{p.name}{at}.t{t}" for t in range(self.n_types)] + [f"{p.name}{at}.n"]
                 else:
                     out += [f"{p.name}{at}[{i}]" if p.size > 1 else f"{p.name}{at}" for i in range(p.size)]
-        return out
+        return out + [f"more.{n}" for n in self.more_names]
 
     def clear_table(self) -> np.ndarray:
         """What a re-deal of what one seat cannot see clears besides re-dealing the cards

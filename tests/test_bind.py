@@ -38,7 +38,7 @@ def _body(text: str) -> str:
     dispatch (written from each game's registry: ``test_the_dispatch_*``): the template's own code."""
     text = re.sub(r"\n# -+ the strategies' dispatch\n.*?(?=\n# -+ )", "", text, flags=re.S)
     keep = [ln for ln in text.splitlines()
-            if not re.match(r"(from \S+ import |\w+ = (no_table|search\.listed|legal\b|give\.no_more|give\.nothing))", ln)]
+            if not re.match(r"(from \S+ import |\w+ = (no_table|search\.listed|legal\b|give\.no_more|give\.nothing|observe_numbers\.no_more))", ln)]
     return "\n".join(keep[3:])
 
 
@@ -61,12 +61,16 @@ def test_a_missing_declaration_is_one_line():
         bind.source(fake)
 
 
+def _required(K, **hooks) -> Rules:
+    """A kernel's required rules functions (and ``begin``), with ``hooks``."""
+    return Rules(deal=K.deal, begin=K.begin, step=K.step, legal=K.legal, progress=K.progress,
+                 restrict_bits=K.restrict_bits, **hooks)
+
+
 def test_a_give_without_its_hooks_is_refused(monkeypatch):
     game = get_game("crazy_eights")
     K = game.model()
-    monkeypatch.setattr(K, "RULES", Rules(deal=K.deal, begin=K.begin, step=K.step, legal=K.legal,
-                                          progress=K.progress, restrict_bits=K.restrict_bits,
-                                          after_give=K.turn_starter))
+    monkeypatch.setattr(K, "RULES", _required(K, after_give=K.turn_starter, more_features=K.more_features))
     with pytest.raises(InputError, match="RULES has after_give .* but no has_type"):
         bind.source(game)
 
@@ -167,3 +171,18 @@ def test_as_act_makes_every_answer_four_numbers():
         return as_act(k), as_act(k > 1), as_act((k, np.int64(7))), as_act((k, 1, 2, 3))
 
     assert compiled(np.int64(3)) == ((3, 0, 0, 0), (1, 0, 0, 0), (3, 7, 0, 0), (3, 1, 2, 3))
+
+
+def test_more_features_need_their_names_and_names_their_hook(monkeypatch):
+    """A game's own observation numbers: the schema names them (``S.more_features``) and the
+    hook writes them; either without the other is one line."""
+    game = get_game("crazy_eights")
+    K = game.model()
+    monkeypatch.setattr(K, "RULES", _required(K, has_type=K.has_rank))
+    with pytest.raises(InputError, match="declares more_features names but RULES has no more_features hook"):
+        bind.source(game)
+    sky = get_game("skyscraper")
+    SK = sky.model()
+    monkeypatch.setattr(SK, "RULES", _required(SK, has_type=SK.has_type, more_features=K.more_features))
+    with pytest.raises(InputError, match="more_features hook but the schema declares no names"):
+        bind.source(sky)

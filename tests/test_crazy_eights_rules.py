@@ -304,6 +304,25 @@ def test_knob_values_are_checked():
             GAME.resolve_rules({knob: bad}, 3)
 
 
+def test_the_observation_adds_what_rank_types_hide():
+    """The observation's own numbers (``moves.more_features``): the seat's cards of each suit,
+    the discard pile's, the suit to follow one-hot (any on a kept 8 starter), the seat's cards
+    playable now; another seat's hand changes none of them."""
+    names = GAME.feature_names()
+    more = {n[len("more."):]: i for i, n in enumerate(names) if n.startswith("more.")}
+    st = make_state(hands={0: ["AC", "TC", "8D", "2H", "KH"], 1: ["3S"]}, discard=["5C", "9H", "KD"], suit="H")
+    f = GAME.features(st, 0)
+    got = {k: f[i] for k, i in more.items()}
+    assert [got[f"hand_suit[{s}]"] for s in L.SUITS] == [2, 1, 2, 0]
+    assert [got[f"discard_suit[{s}]"] for s in L.SUITS] == [1, 1, 1, 0]
+    assert [got[f"follow[{s}]"] for s in L.SUITS] + [got["follow[any]"]] == [0, 0, 1, 0, 0]
+    assert got["playable"] == 3  # 2H and KH follow hearts (KH also the top's rank), 8D is an 8
+    st[L.S_HANDS + 1] = 1 << C("QS")  # what seat 0 cannot see
+    np.testing.assert_array_equal(GAME.features(st, 0), f)
+    st[L.S_SUIT] = L.ANY
+    assert GAME.features(st, 0)[more["follow[any]"]] == 1
+
+
 # ---------------------------------------------------------------- compensation knobs
 # not in the rulebook: balancing options (cardlab balance); 0 is the printed game
 

@@ -22,8 +22,8 @@ from cardlab.sim.crazy_eights.layout import (
     S_HANDS, S_PASSES, S_PHASE, S_RULES, S_SCORE, S_SIZE, S_STOCK, S_STOCK_N, S_SUIT, S_TURN,
 )
 from cardlab.sim.crazy_eights.moves import (
-    can_draw, draw, is_legal, legal, penalty, play_card, playable, progress, restrict_bits, take,
-    top, under_limit,
+    can_draw, draw, is_legal, legal, more_features, penalty, play_card, playable, progress,
+    restrict_bits, take, top, under_limit,
 )
 from cardlab.sim.events import emit
 from cardlab.sim.game import Rules
@@ -224,4 +224,4 @@ def step(st, act):
 # the rules functions the engine, the search player and card power (by rank: after a give a
 # seat has held the ranks in its hand, the binding's default) are bound to (sim/bind.py)
 RULES = Rules(deal=deal, begin=begin, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
-              has_type=has_rank)
+              has_type=has_rank, more_features=more_features)

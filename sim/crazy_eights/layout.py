@@ -73,6 +73,10 @@ S.give(start=("hands",), pool=("stock", "hands"),
        note="the seat's dealt hand (with seat 0's draws before its first play); copies "
        "come from the stock and the other hands, never the starter")
 S.progress("minus the cards left in hand", close=1)  # close: the runner-up on its last card
+# the observation's own numbers (moves.more_features), what rank types hide: the seat's
+# cards of each suit, the discard pile's, the suit to follow (or any), its cards playable now
+S.more_features(*[f"hand_suit[{s}]" for s in SUITS], *[f"discard_suit[{s}]" for s in SUITS],
+                *[f"follow[{s}]" for s in SUITS], "follow[any]", "playable")
 # ---- the schema's names: written by python scripts/layout_names.py, checked by S.seal
 S_RNG, S_SEAT_RNG, S_SEED, S_RULES = S.at("rng", "seat_rng", "seed", "rules")
 S_STOCK_N, S_DISC_N, S_TURN = S.at("stock_n", "disc_n", "turn")

@@ -4,7 +4,7 @@ Strategies read the state through the helpers ``playable`` and ``draw_offered`` 
 facts and the seat's own hand only); only the kernel changes it."""
 import numpy as np
 
-from cardlab.sim.bits import lowest
+from cardlab.sim.bits import lowest, popcount
 from cardlab.sim.engine import put_action
 from cardlab.sim.events import emit
 from cardlab.sim.jit import helper, inline
@@ -158,6 +158,24 @@ def restrict_bits(st, k, a, b, c):
     if k == A_PLAY:
         return np.int64(1) << (a % 13)
     return np.int64(1) << KIND_BIT
+
+
+# ---------------------------------------------------------------- a seat's view as numbers
+
+
+@inline
+def more_features(st, me, out, at):
+    """The observation's own numbers (``layout``: ``S.more_features``), what its rank types
+    hide: seat ``me``'s cards of each suit, the discard pile's cards of each suit, the suit
+    to follow (one of C D H S or any, one-hot) and how many of its cards could be played on
+    the pile now.  Its own hand and public zones only."""
+    hand = st[S_HANDS + me]
+    for s in range(4):
+        out[at + s] = popcount(hand & SUIT_MASK[s])
+    for i in range(st[S_DISC_N]):
+        out[at + 4 + st[S_DISCARD + i] // 13] += 1.0
+    out[at + 8 + st[S_SUIT]] = 1.0
+    out[at + 13] = popcount(playable(st, me))
 
 
 @inline  # pasted into the engine's per-turn note: no call per seat and turn
