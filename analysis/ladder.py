@@ -100,8 +100,33 @@ def rungs_for(game, budgets: list[int], also: list[str] | None = None) -> list[s
     return ["random"] + heur + list(also or []) + [f"mcts:iterations={b}" for b in budgets]
 
 
+# the rungs `cardlab ladder` adds by default when the game has a learned model for the table
+LEARNED_RUNGS = ("learned", "mcts:iterations=128:value=1")
+
+
+def default_also(game_id: str, players: int) -> tuple[list[str], str | None]:
+    """The rungs ``cardlab ladder`` adds when ``--also`` is not given: the learned player and
+    the search its model scores (``LEARNED_RUNGS``) when a model for the game and table is
+    found (``sim/models.find``: yours, then the shipped one) and fits this code; none
+    otherwise, and the reason when a model was found that does not fit."""
+    from cardlab.sim import models
+    from cardlab.sim.registry import get_game
+
+    path = models.find(game_id, players)
+    if path is None:
+        return [], None
+    try:
+        models.load(path, get_game(game_id), players)
+    except InputError as e:
+        return [], f"the learned rungs are left out: {e}"
+    return list(LEARNED_RUNGS), None
+
+
 def parse_also(text: str | list[str] | None) -> list[str]:
-    """``"learned,mcts:iterations=128:value=1"`` -> the extra rungs, each one player."""
+    """``"learned,mcts:iterations=128:value=1"`` -> the extra rungs, each one player;
+    ``none`` -> no extra rung."""
+    if isinstance(text, str) and text.strip().lower() == "none":
+        return []
     items = text if isinstance(text, list) else [t.strip() for t in str(text or "").split(",")]
     out = [t.strip() for t in items if t.strip()]
     if len(set(out)) < len(out):

@@ -461,8 +461,9 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
                                                       "of rungs in their tournament, shared by its seat orders "
                                                       "(default: --games / 4)."),
            also: Optional[str] = typer.Option(None, "--also", help="More rungs beside the heuristics, "
-                                              "comma-separated: e.g. learned,mcts:iterations=128:value=1 "
-                                              "(the game's learned model)."),
+                                              "comma-separated, or none (default: learned,"
+                                              "mcts:iterations=128:value=1 when a learned model for the "
+                                              "game and table is found, none otherwise)."),
            players: Optional[int] = PlayersOpt, seed: int = SeedOpt,
            jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
            as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
@@ -472,15 +473,20 @@ def ladder(game: str = typer.Argument(..., help="Game id."),
     """The skill curve: random, every heuristic and mcts at rising budgets, each against a
     field rotated through every seat on the same deals; Bradley-Terry ratings, skill
     headroom, whether the curve still rises, the luck share, the seat edge by skill."""
-    from cardlab.analysis.ladder import parse_also, parse_budgets, render_text, run_ladder, total_work
+    from cardlab.analysis.ladder import default_also, parse_also, parse_budgets, render_text, run_ladder, total_work
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
 
     b = parse_budgets(budgets)
-    more = parse_also(also)
     g = get_game(game)
     runner.check_counts(n_games, seed, jobs)
     p = g.default_players if players is None else players
+    if also is None:
+        more, why = default_also(g.id, p)
+        if why:
+            print(f"note: {why}", file=sys.stderr)
+    else:
+        more = parse_also(also)
     sg = n_games if self_games is None else self_games
     vg = max(1, n_games // 4) if versus_games is None else versus_games
     for n, name in ((sg, "--self-games"), (vg, "--versus-games")):

@@ -7,7 +7,7 @@ ladders) and ``reports/restricted/GAME.{txt,json}`` (restricted play).
 Each example is the CLI command written in its ``.txt`` (``cardlab ladder ...`` /
 ``cardlab restricted ...``), run once through the same library calls: the ``.txt`` is
 the command's text output with the command under it, the ``.json`` its ``--json``
-object.  The ladders rank the learned player and the search scored by it (``ALSO``) beside
+object.  The ladders rank the learned player and the search scored by it (``ladder.LEARNED_RUNGS``) beside
 the heuristics.  About 30 minutes for the ladders and 29 for the restricted runs on this 2-core
 machine (Block Tower's are the longest: 15 and 12 minutes).
 """
@@ -36,12 +36,11 @@ LADDERS = {
 }
 # the learned rungs beside the heuristics (issue 38): the shipped model, read one move ahead
 # and scoring the search's cut play-outs
-ALSO = ("learned", "mcts:iterations=128:value=1")
 RESTRICTED_GAMES, RESTRICTED_ITERATIONS = 100, 32  # the command's defaults
 
 
 def ladder(game: str, jobs: int) -> tuple[str, dict]:
-    from cardlab.analysis.ladder import render_text, run_ladder
+    from cardlab.analysis.ladder import LEARNED_RUNGS as ALSO, render_text, run_ladder
 
     games, self_games, versus, budgets = LADDERS[game]
     lad = run_ladder(game, list(budgets), "reference", None, games, self_games, versus, 1, jobs, also=list(ALSO))

@@ -56,6 +56,25 @@ def test_learned_rungs_sit_beside_the_heuristics_and_name_their_model():
     assert "Traceback" not in p.stderr
 
 
+def test_the_default_ladder_adds_the_learned_rungs_when_a_model_fits(tmp_path, monkeypatch):
+    """Without --also the ladder adds the learned player and the search its model scores
+    when a model for the game and table is found and fits this code; none without one (a
+    designer's game before ``cardlab learn``), none with a reason for one that does not fit;
+    ``--also none`` asks for none."""
+    from cardlab.analysis.ladder import LEARNED_RUNGS, default_also, parse_also
+    from cardlab.sim import models
+
+    assert default_also("crazy_eights", 3) == (list(LEARNED_RUNGS), None)  # the shipped model
+    monkeypatch.setattr(models, "shipped_folder", lambda: tmp_path / "none")
+    monkeypatch.setenv(models.ENV, str(tmp_path))
+    monkeypatch.setattr(models, "user_folder", lambda: tmp_path / "user")
+    assert default_also("crazy_eights", 3) == ([], None)
+    (tmp_path / models.file_name("crazy_eights", 3)).write_text("{}")
+    rungs, why = default_also("crazy_eights", 3)
+    assert rungs == [] and why.startswith("the learned rungs are left out: damaged model file")
+    assert parse_also("none") == [] and parse_also(" None ") == []
+
+
 def test_bad_budgets_are_refused():
     for bad in ("0,16", "16,8", "a", "", "16,16"):
         with pytest.raises(InputError, match="bad --budgets"):

@@ -187,7 +187,7 @@ def test_skill_measure_spread_and_its_benchmark():
 
 def test_profile_from_the_committed_ladder():
     m = luck.profile_from_ladder("reports/ladders/crazy_eights_default.json")
-    assert m["game"] == "crazy_eights" and m["seats"] == 3 and m["players_rated"] == 8
+    assert m["game"] == "crazy_eights" and m["seats"] == 3 and m["players_rated"] == 10
     assert m["elo_sd_ci"][0] < m["elo_sd"] < m["elo_sd_ci"][1]
     assert 0 < m["p_deterministic"] < 1
     assert "Duersch, Lambrecht & Oechssler 2020" in m["verdict"]
