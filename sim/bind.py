@@ -202,9 +202,9 @@ def after_give(st):
                             has_type, table_cards)
 '''
 # what an optional hook stands for when a game leaves it out
-DEFAULTS = {"begin": "give.nothing", "more_features": "observe_numbers.no_more", "table_cards": "no_table_cards", "table_put": "no_table_put",
-            "legal_key": "search.listed", "legal_count": "legal", "also_holds": "give.no_more_held",
-            "has_type": "no_types"}
+DEFAULTS = {"begin": "give.nothing", "more_features": "observe_numbers.no_more",
+            "table_cards": "no_table_cards", "table_put": "no_table_put", "legal_key": "search.listed",
+            "legal_count": "legal", "also_holds": "give.no_more_held", "has_type": "no_types"}
 # setup, unless the game declares its own: the deal, then the opening up to the first decision
 SETUP = '''
 
@@ -229,7 +229,6 @@ def dispatch(game) -> str:
     and ``learned`` before asking ``choose``).  Raises a one-line error for a registered
     function the strategy module does not hold under its own name."""
     from cardlab.sim.errors import InputError
-
     from cardlab.strategies.base import ANSWERS
 
     module = importlib.import_module(game.strategy_module)
@@ -296,8 +295,8 @@ def source(game) -> str:
     lines += [f"{field} = {default}" for field, default in DEFAULTS.items() if field not in named]
     text = TEMPLATE.format(title=game.title.split(":")[0] or game.id, kernel=game.kernel_module,
                            layout=game.layout.__name__, strategies=game.strategy_module,
-                           imports="\n".join(lines) + ("" if "setup" in named else SETUP), keyed="True" if "legal_key" in named else "False",
-                           dispatch=dispatch(game))
+                           imports="\n".join(lines) + ("" if "setup" in named else SETUP),
+                           keyed="True" if "legal_key" in named else "False", dispatch=dispatch(game))
     if causal:
         if "give_card" not in named:
             text += SWAP + ("" if "after_give" in named else AFTER_GIVE)

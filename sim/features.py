@@ -10,8 +10,9 @@ it holds (the game's ``has_type``, the types of card power: 5 Towers' card count
 value and once by kind) and how many in all; numbers, counts by type and a game's own rows
 (``TABLE``) are copied; a game may add numbers of its own after them (``S.more_features``
 names them, its ``more_features`` hook writes them: Crazy Eights' suits).  A per-seat part
-takes ``maxp`` blocks, the observer's first and then the seats after it in play order, zeros past the table's seats and where the observer may
-not look, so a vector means the same situation whichever seat sees it.
+takes ``maxp`` blocks, the observer's first and then the seats after it in play order,
+zeros past the table's seats and where the observer may not look, so a vector means the
+same situation whichever seat sees it.
 
 Honest by construction, and proven: ``sim/audit.check_features`` runs this function as plain
 Python over the audit's watched state for every seat of random positions (no read of a word

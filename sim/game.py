@@ -60,8 +60,10 @@ class Rules:
       ``give_card`` where the game gives a card its own way (5 Towers).  Neither
       ``has_type`` nor ``give_card``: no causal card power;
     - ``more_features(st, me, out, at)``: the game's own numbers of a seat's observation
-      vector into ``out[at:]``, one per name its schema declares (``S.more_features``).  ``has_type`` also says what a card counts as in a seat's observation
-      vector (``sim/features.py``): without it a card zone there is its number of cards only.
+      vector into ``out[at:]``, one per name its schema declares (``S.more_features``).
+
+    ``has_type`` also says what a card counts as in a seat's observation vector
+    (``sim/features.py``): without it a card zone there is its number of cards only.
     """
     deal: Any
     step: Any
