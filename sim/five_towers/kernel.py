@@ -42,8 +42,8 @@ from cardlab.sim.rng import stream_below
 def shuffle_deck(st):
     """A new game's deal: clear the state and shuffle the deck, one card of each value 0-15
     per kind, and with the full deck a second 0, 2, 5, 7, 10 and 12 per kind (causal card
-    power gives the start card from it).  Then the first round's offer (``next_round``);
-    seat 0 starts the bidding."""
+    power gives the start card from it).  The game's ``begin`` follows: ``next_round``, the
+    first round's offer, seat 0 starting the bidding."""
     st[S_DRAW_N:S_SIZE] = 0  # every zone, the bookkeeping and the scratch
     st[S_OFFER:S_OFFER + MAXOFF] = -1
     n = 0
