@@ -4,7 +4,7 @@ A game is a ``Game`` subclass in ``sim/<game>/__init__.py``: its knobs and playe
 range, how knob values become the rule vector, its card types, its tally layout, and
 how to decode a trace; its state is declared by the schema in ``layout.py``
 (``Game.schema``), and its rules are the model in ``kernel.py`` (``Game.model()``),
-which declares its rules functions once (``RULES = Rules(setup=..., step=..., legal=...)``).
+which declares its rules functions once (``RULES = Rules(deal=..., step=..., legal=...)``).
 The shared engine, the search player, the game's strategies and causal card power are
 bound to them by ``sim/bind.py`` (``Game.binding()``: ``play_on``, ``run_games``,
 ``run_games_search``, ``search_decide``, ``run_causal``...), the one place that brings a
