@@ -203,7 +203,7 @@ def after_give(st):
 '''
 # what an optional hook stands for when a game leaves it out
 DEFAULTS = {"begin": "give.nothing", "more_features": "observe_numbers.no_more",
-            "table_cards": "no_table_cards", "table_put": "no_table_put", "legal_key": "search.listed",
+            "table_cards": "no_table_cards", "table_put": "no_table_put", "legal_key": "engine.listed",
             "legal_count": "legal", "also_holds": "give.no_more_held", "has_type": "no_types"}
 # setup, unless the game declares its own: the deal, then the opening up to the first decision
 SETUP = '''

@@ -50,7 +50,7 @@ class Rules:
     optional hooks, None where the game has no use:
 
     - ``legal_key``, ``legal_count``: the search's keyed actions (a decision whose actions
-      are one draw among many, Block Tower; ``search.listed`` and ``legal`` otherwise);
+      are one draw among many, Block Tower; ``engine.listed`` and ``legal`` otherwise);
     - ``table_cards``, ``table_put``: the cards of the game's TABLE zones for a re-deal and
       a give (``redeal.no_table_cards`` / ``no_table_put`` otherwise);
     - causal card power (``sim/give.py``, a card given between ``deal`` and ``begin``), by

@@ -66,7 +66,7 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.bits import popcount
-from cardlab.sim.engine import listed, seat_params  # noqa: F401 - listed: a game's default legal_key
+from cardlab.sim.engine import seat_params
 from cardlab.sim.evaluate import shares
 from cardlab.sim.redeal import determinize
 from cardlab.sim.rng import MAX_SEATS, seat_below

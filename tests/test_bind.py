@@ -38,7 +38,7 @@ def _body(text: str) -> str:
     dispatch (written from each game's registry: ``test_the_dispatch_*``): the template's own code."""
     text = re.sub(r"\n# -+ the strategies' dispatch\n.*?(?=\n# -+ )", "", text, flags=re.S)
     keep = [ln for ln in text.splitlines()
-            if not re.match(r"(from \S+ import |\w+ = (no_table|search\.listed|legal\b|give\.no_more|give\.nothing|observe_numbers\.no_more))", ln)]
+            if not re.match(r"(from \S+ import |\w+ = (no_table|engine\.listed|legal\b|give\.no_more|give\.nothing|observe_numbers\.no_more))", ln)]
     return "\n".join(keep[3:])
 
 

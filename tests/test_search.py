@@ -526,16 +526,16 @@ def test_mcts_memory_is_flat_in_the_game_count():
 def test_legal_key_places_every_listed_action_and_refuses_every_other():
     """A wide node checks its few children with the game's ``legal_key`` instead of looking
     up each listed action: the search is the same only if the key is >= 0 exactly for the
-    listed actions, in the order ``legal`` lists them (``search.listed`` for every game;
+    listed actions, in the order ``legal`` lists them (``engine.listed`` for every game;
     Block Tower's own), and Block Tower's ``legal_count`` is the number listed.  Near misses of each listed action (every number moved by one,
     and a few far off) must be refused."""
-    from cardlab.sim import search
+    from cardlab.sim import engine
     from cardlab.sim.block_tower.moves import legal_count, legal_key
     from cardlab.sim.block_tower.layout import ADJUST, SWAP
     rng = np.random.default_rng(3)
     checked = {"block_tower": 0, "skyscraper": 0}
     kinds = set()
-    for game_id, key in (("block_tower", legal_key), ("skyscraper", search.listed)):
+    for game_id, key in (("block_tower", legal_key), ("skyscraper", engine.listed)):
         game = get_game(game_id)
         o = game.layout.S_ACTS
         sample = lambda g, s, m, a: a if rng.random() < 0.1 else None  # noqa: E731 (spread over games)
@@ -587,19 +587,19 @@ def test_legal_key_places_every_listed_action_and_refuses_every_other():
 
 def test_block_towers_quick_wide_nodes_decide_as_the_generic_search():
     """Block Tower's search counts a wide decision with ``legal_count`` and checks its
-    children with ``legal_key``; the generic search (``search.listed``, counting by
+    children with ``legal_key``; the generic search (``engine.listed``, counting by
     ``legal``) lists and looks up every action.  Both must choose the same action in
     every position, restricted ones included (a restriction that bars some placements,
     or all of them: a forced move), with a small ``widen`` too."""
     from numba import njit
 
-    from cardlab.sim import search
+    from cardlab.sim import engine, search
     B = get_game("block_tower").binding()
 
     @njit(nogil=True)
     def generic(st, me, p, W):
         return search.decide(st, me, p, B.RPAR, B.ENGINE, B.choose, B.step, B.legal, B.REDEAL, B.CLEAR,
-                             B.no_table_cards, B.no_table_put, B.restrict_bits, search.listed, B.legal, False,
+                             B.no_table_cards, B.no_table_put, B.restrict_bits, engine.listed, B.legal, False,
                              W, B.features, B.N_FEATURES)
 
     game = get_game("block_tower")
