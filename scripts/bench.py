@@ -55,8 +55,10 @@ from importlib import metadata
 from pathlib import Path
 
 # The children's environment, taken before importing ``sim`` (which sets NUMBA_CACHE_DIR
-# for this process).  Compiled runs must never inherit NUMBA_DISABLE_JIT.
+# for this process).  Compiled runs must never inherit NUMBA_DISABLE_JIT, and the measuring
+# runs are not the user's runs: none of them is recorded in the run history.
 BASE_ENV = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT")}
+BASE_ENV["CARDLAB_HISTORY"] = "off"
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
