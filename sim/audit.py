@@ -377,7 +377,8 @@ class Trusted:
         self.binding = b = game.binding()
         self.exact: dict[int, Context] = {}   # id of a world that is the real position, unre-dealt
         # the players that copy and re-deal the real position: the search and the learned player
-        self.decide_codes = (search.decide.__code__, learned.decide.__code__)
+        # (and the rating of actions by the evaluation that both call)
+        self.decide_codes = (search.decide.__code__, learned.decide.__code__, search.rate_actions.__code__)
         if not hasattr(b, "_audit_orig"):  # the functions as they were, before any exemption
             b._audit_orig = {"seed_seat": rng.seed_seat, "copy_position": search.copy_position,
                              "determinize": search.determinize, "choose": b.choose,
@@ -775,8 +776,8 @@ def check_clear_is_safe(game_id: str, positions: int = 30, seed: int = 5, steps:
 # ------------------------------------------------------------ a game's plan
 SEARCH_AUDIT = "mcts:iterations=4"   # the search player: a small budget, every rollout heuristic
 # the search player with its play-outs cut and scored by the learned evaluation (every seat's
-# view of the sampled world)
-VALUE_SEARCH_AUDIT = "mcts:iterations=4:value=1:depth=2"
+# view of the sampled world), and (value=2) the answer it must beat rated by it too
+VALUE_SEARCH_AUDIT = "mcts:iterations=4:value=2:depth=2"
 # the learned player: two worlds, and few candidates so that wide decisions take the guide's path
 LEARNED_AUDIT = "learned:samples=2:width=3"
 

@@ -27,11 +27,8 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.engine import seat_params
-from cardlab.sim.evaluate import value
-from cardlab.sim.redeal import determinize
 from cardlab.sim.rng import MAX_SEATS, seat_below
-from cardlab.sim.schema import DONE
-from cardlab.sim.search import copy_position, win_share
+from cardlab.sim.search import copy_position, rate_actions
 
 P_SAMPLES, P_WIDTH, P_GUIDE, P_GEN = 0, 1, 2, 3  # the learned strategy's parameter slots
 
@@ -42,7 +39,6 @@ def decide(st, me, p, W, rpar, E, choose, step, legal, tab, clear, table_cards, 
     """Seat ``me``'s action in ``st`` by the evaluation in ``W`` with the parameters ``p``
     (samples, width, guide, gen); ``rpar`` holds every strategy's default parameters (the
     guide's)."""
-    P = st[E.rules]
     samples = max(1, np.int64(p[P_SAMPLES]))
     width = max(1, np.int64(p[P_WIDTH]))
     guide = np.int64(p[P_GUIDE])
@@ -75,19 +71,6 @@ def decide(st, me, p, W, rpar, E, choose, step, legal, tab, clear, table_cards, 
         for w in range(4):
             acts[0, w] = h[w]
     score = np.zeros(k, dtype=np.float64)
-    for _ in range(samples):
-        copy_position(st, base, E, 0)
-        determinize(st, base, me, P, tab, clear, pool, counts, table_cards, table_put)
-        for i in range(k):
-            copy_position(base, world, E, 0)
-            step(world, (acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3]))
-            if world[E.phase] == DONE:
-                score[i] += win_share(world, E, me)
-            else:
-                features(world, me, x)
-                score[i] += value(W, g, x)
-    best = 0
-    for i in range(1, k):
-        if score[i] > score[best]:
-            best = i
+    best = rate_actions(st, me, acts, k, samples, W, g, E, step, tab, clear, table_cards, table_put, features,
+                        x, world, base, pool, counts, score)
     return (acts[best, 0], acts[best, 1], acts[best, 2], acts[best, 3])

@@ -75,11 +75,13 @@ def random_legal(game, st: np.ndarray, rng: np.random.Generator) -> tuple[int, i
     return tuple(int(x) for x in st[o:o + 4])
 
 
-def random_play_positions(game, games: int, steps: tuple[int, int], seed: int) -> list[np.ndarray]:
-    """A position from each of games 0..games-1 (default rules): a uniformly random number
-    of random legal steps in [steps[0], steps[1]) from its deal, kept unless the game ended
-    (the positions the search player's benchmark and golden decisions are taken at)."""
-    setup = runner.make_setup(game.id)
+def random_play_positions(game, games: int, steps: tuple[int, int], seed: int,
+                          sets: list[str] | None = None) -> list[np.ndarray]:
+    """A position from each of games 0..games-1 (default rules, or ``sets``): a uniformly
+    random number of random legal steps in [steps[0], steps[1]) from its deal, kept unless
+    the game ended (the positions the search player's benchmark and golden decisions are
+    taken at)."""
+    setup = runner.make_setup(game.id, None, sets)
     rng = np.random.default_rng(seed)
     out = []
     for k in range(games):

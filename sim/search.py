@@ -67,7 +67,7 @@ from numba import njit
 
 from cardlab.sim.bits import popcount
 from cardlab.sim.engine import seat_params
-from cardlab.sim.evaluate import shares
+from cardlab.sim.evaluate import shares, value
 from cardlab.sim.redeal import determinize
 from cardlab.sim.rng import MAX_SEATS, seat_below
 from cardlab.sim.schema import DONE
@@ -152,6 +152,37 @@ def keep_allowed(world, n, never, restrict_bits, E):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def rate_actions(st, me, acts, k, samples, W, g, E, step, tab, clear, table_cards, table_put, features, x,
+                 world, base, pool, counts, score):
+    """Index of the best of the ``k`` actions ``acts[:k]`` by the evaluation: ``samples``
+    times the position is re-dealt as seat ``me`` sees it (``determinize``: its view is all
+    this reads), each action is played in a copy of that world with the game's ``step`` up
+    to the next decision, and the position reached is scored by V (row ``g`` of ``W``) of
+    what the seat would see there (a finished game: its win share).  Every action is
+    scored on the same worlds; ``score[:k]`` holds the sums; ties to the first.  The
+    ``learned`` player's choice, and with value=2 the answer the search must beat."""
+    P = st[E.rules]
+    for i in range(k):
+        score[i] = 0.0
+    for _ in range(samples):
+        copy_position(st, base, E, 0)
+        determinize(st, base, me, P, tab, clear, pool, counts, table_cards, table_put)
+        for i in range(k):
+            copy_position(base, world, E, 0)
+            step(world, (acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3]))
+            if world[E.phase] == DONE:
+                score[i] += win_share(world, E, me)
+            else:
+                features(world, me, x)
+                score[i] += value(W, g, x)
+    best = 0
+    for i in range(1, k):
+        if score[i] > score[best]:
+            best = i
+    return best
+
+
+@njit(cache=True, nogil=True, inline="always")
 def widen_pick(st, me, world, n, node, who, rollout, rpar, never, saved, keys, act, parent_of,
                choose, restrict_bits, E):
     """The action a wide node (more than ``widen`` legal actions) grows by: the rollout
@@ -178,8 +209,9 @@ def widen_pick(st, me, world, n, node, who, rollout, rpar, never, saved, keys, a
 def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, table_put, restrict_bits,
            legal_key, legal_count, quick_count, W, features, n_features):
     """Seat ``me``'s action in ``st`` by ISMCTS with the parameters ``p`` (iterations, c,
-    rollout, never, widen, trust, value, depth); ``W`` is the model array a cut play-out is
-    scored by (its last row; read only with value=1), ``features`` the game's observation
+    rollout, never, widen, trust, value, depth); ``W`` is the model array a cut play-out
+    (and with value=2 the default answer) is scored by (its last row; read only with
+    value=1 or 2), ``features`` the game's observation
     numbers (``sim/features.py``, ``n_features`` of them); ``rpar`` holds every strategy's
     default parameters (a heuristic rollout's); ``restrict_bits(st, kind, a, b, c)`` is the
     game's mask of what an action commits (for ``never``); ``legal_key(st, o, n, kind, a,
@@ -197,7 +229,7 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, tab
     rollout = np.int64(p[P_ROLLOUT])
     never = np.int64(p[P_NEVER])
     widen = np.int64(p[P_WIDEN])
-    cut = p[P_VALUE] != 0  # play-outs cut after `depth` decisions and scored by V
+    cut = p[P_VALUE] != 0  # play-outs cut after `depth` decisions and scored by V (value 1 or 2)
     depth_cut = np.int64(p[P_DEPTH])
     g = W.shape[0] - 1
     x = np.zeros(n_features if cut else 1, dtype=np.float64)  # one seat's observation numbers
@@ -212,12 +244,24 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, tab
     if n_root == 1:
         o = E.acts
         return (world[o], world[o + 1], world[o + 2], world[o + 3])
+    # the default the search must beat on evidence (trust): with value=2, the action V
+    # rates best one move ahead on one sampled world (the learned player's answer); else
     # the rollout heuristic's own answer in the real position (on a copy: it may write
-    # its scratch), the default the search must beat on evidence (trust)
+    # its scratch)
     trust = p[P_TRUST]
     h = (np.int64(0), np.int64(0), np.int64(0), np.int64(-1))
     has_h = False
-    if rollout != RANDOM_ROLLOUT and trust > 0:
+    if p[P_VALUE] == 2 and trust > 0 and n_root <= widen:
+        cand = np.empty((n_root, 4), dtype=np.int64)  # the allowed actions, listed at the front
+        for i in range(n_root):
+            for w in range(4):
+                cand[i, w] = world[E.acts + 4 * i + w]
+        rated = np.empty(n_root, dtype=np.float64)
+        b = rate_actions(st, me, cand, n_root, 1, W, g, E, step, tab, clear, table_cards, table_put,
+                         features, x, world, saved, pool, counts, rated)
+        h = (cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3])
+        has_h = True
+    elif rollout != RANDOM_ROLLOUT and trust > 0:
         h = choose(rollout, world, me, seat_params(rpar, rollout))
         has_h = never == 0 or restrict_bits(world, h[0], h[1], h[2], h[3]) & never == 0
     # the tree: node 0 is the root; node i > 0 was reached by act[i] from parent_of[i],

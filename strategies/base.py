@@ -96,9 +96,10 @@ def search_player(heuristics: tuple[Strategy, ...], iterations: int = 200) -> St
                     "tree of every seat's decisions legal in that world by UCB with availability counts "
                     "(exploration c), expands one untried action, plays the world out with the rollout "
                     "policy (uniformly random legal actions, or a heuristic of the game for every seat), "
-                    "(with value=1 only depth decisions on, then scores every seat by the game's learned evaluation) "
+                    "(with value=1 or 2 only depth decisions on, then scores every seat by the game's learned evaluation) "
                     "and backs up each seat's win share; then plays the most visited action unless it does not "
-                    "beat the rollout heuristic's own answer by trust standard errors (a decision with "
+                    "beat the rollout heuristic's own answer (with value=2: the action its learned evaluation "
+                    "rates best one move ahead) by trust standard errors (a decision with "
                     "more than widen legal actions grows by progressive widening, the rollout's answer first). Its random "
                     "numbers come from its seat's own stream. With never=..., it never takes, itself, an "
                     "action that commits the named card types or action kinds (restricted play).", (
@@ -118,9 +119,12 @@ def search_player(heuristics: tuple[Strategy, ...], iterations: int = 200) -> St
                         Param("trust", 1, 0, 10, "the rollout heuristic's own answer in the real position is "
                               "played unless the most visited action's mean win share beats it by more than "
                               "trust standard errors (0: always the most visited)"),
-                        Param("value", 0, 0, 1, "1: play-outs stop after depth decisions and are scored by the "
+                        Param("value", 0, 0, 2, "1: play-outs stop after depth decisions and are scored by the "
                               "game's learned evaluation (the newest generation of its model for the table's "
-                              "player count, cardlab learn GAME); 0: played to the end", True),
+                              "player count, cardlab learn GAME); 2: so are they, and the answer the search must "
+                              "beat by trust standard errors is the action that evaluation rates best one move "
+                              "ahead (the learned player's choice), not the rollout heuristic's; 0: played to "
+                              "the end", True),
                         Param("depth", 4, 0, 1000, "with value=1, the decisions a play-out plays before it is "
                               "scored (0: the new tree node itself is scored)", True),
                     ), search=True)

@@ -70,6 +70,29 @@ def test_the_evaluation_steers_the_search():
     assert wins[+1] < 0.1 and wins[-1] > 0.2
 
 
+def test_with_value_2_the_answer_to_beat_is_the_evaluations():
+    """Drawing instead of playing is offered.  With ``trust=10`` the search keeps to its
+    default answer unless it has overwhelming evidence: with ``value=1`` that is the rollout
+    heuristic's (``reference`` never draws while it can play), with ``value=2`` the action
+    the model rates best one move ahead, which draws for a model that likes a big hand and
+    plays a card for one that likes a small hand."""
+    sets = ["may_draw_when_able=true", "draw_limit=1"]
+    L = CE.layout
+
+    def offers_a_draw(st) -> bool:  # and two cards or more: the listed draw comes last
+        st = st.copy()
+        n = CE.model().legal(st)
+        return st[L.S_PHASE] == L.D_PLAY and n > 2 and st[L.S_ACTS + 4 * (n - 1)] == L.A_DRAW
+
+    pos = [st for st in random_play_positions(CE, 40, (1, 30), 4, sets) if offers_a_draw(st)][:15]
+    assert len(pos) >= 10
+    spec = {"iterations": 24, "trust": 10, "depth": 0}
+    big, small = one_weight("hands[+0].n", 3.0), one_weight("hands[+0].n", -3.0)
+    draws = {name: [m[0] == L.A_DRAW for m in moves(CE, dict(spec, value=v), W, pos)]
+             for name, v, W in (("heuristic", 1, big), ("likes big", 2, big), ("likes small", 2, small))}
+    assert not any(draws["heuristic"]) and not any(draws["likes small"]) and all(draws["likes big"])
+
+
 def test_same_games_for_any_jobs_and_the_model_is_in_the_identity():
     W = seeded_model(CE, 2)
     setup = runner.make_setup("crazy_eights", 3, None, "mcts:iterations=16:value=1:depth=3,reference", 9, W)
@@ -91,7 +114,7 @@ def test_no_model_is_one_line_and_exit_2(tmp_path, monkeypatch):
                         "--strategies", "mcts:value=1,reference", "-q"], capture_output=True, text=True, env=env)
     assert p.returncode == 2 and "no learned model for crazy_eights with 5 players" in p.stderr
     assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
-    for bad in ("value=2", "depth=-1"):
+    for bad in ("value=3", "depth=-1"):
         p = subprocess.run([sys.executable, "-m", "cardlab.cli", "simulate", "crazy_eights", "-n", "4",
                             "--strategies", f"mcts:{bad}", "-q"], capture_output=True, text=True, env=env)
         assert p.returncode == 2 and f"mcts:{bad.split('=')[0]}" in p.stderr and "Traceback" not in p.stderr
