@@ -14,7 +14,7 @@ seat repeats ``iterations`` times:
    chance events between decisions;
 3. **expand** the untried action into a new node;
 4. **roll out** the world to its end: uniformly random legal actions (``rollout=random``)
-   or a heuristic of the game answering every seat; with ``value=1``, only ``depth``
+   or a heuristic of the game answering every seat; with ``value=1`` (or 2), only ``depth``
    decisions on, and the world reached is scored by the game's learned evaluation
    (``sim/evaluate.shares``: each seat's V of what it would see in this sampled world,
    scaled to sum to 1), the newest generation of the model the table plays
@@ -50,7 +50,9 @@ action lost to the very heuristic it rolled out with (3UP 3DOWN, 200 iterations:
 against a `clearer` field, 28.6% with ``trust=1``; Block Tower 17.5% -> 27.0% against a
 `reference` field; Skyscraper, Smokestack, 5 Towers and Crazy Eights unchanged within
 their intervals).  With ``rollout=random`` there is no such answer (nor with
-``trust=0``).  The tree lives in arrays sized by
+``trust=0``).  With ``value=2`` the answer to beat is the learned evaluation's instead: the
+action it rates best one move ahead (``rate_actions``, the ``learned`` player's choice), on
+a decision of at most ``widen`` legal actions.  The tree lives in arrays sized by
 ``iterations`` and allocated per decision, so memory never grows with the games played.
 Every random number comes from the seat's own stream (``sim/rng.seat_next_u64``), seeded
 from the seed, the game index and the seat: never from the game's chance stream, so
