@@ -125,7 +125,7 @@ def search_player(heuristics: tuple[Strategy, ...], iterations: int = 200) -> St
                               "beat by trust standard errors is the action that evaluation rates best one move "
                               "ahead (the learned player's choice), not the rollout heuristic's; 0: played to "
                               "the end", True),
-                        Param("depth", 4, 0, 1000, "with value=1, the decisions a play-out plays before it is "
+                        Param("depth", 4, 0, 1000, "with value=1 or 2, the decisions a play-out plays before it is "
                               "scored (0: the new tree node itself is scored)", True),
                     ), search=True)
 
