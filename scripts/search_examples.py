@@ -34,18 +34,19 @@ LADDERS = {
     "block_tower": (100, 60, 120, (16, 64, 256)),
     "crazy_eights": (300, 200, 300, (16, 64, 256)),
 }
-# the learned rungs beside the heuristics (issue 38): the shipped model, read one move ahead
-# and scoring the search's cut play-outs
 RESTRICTED_GAMES, RESTRICTED_ITERATIONS = 100, 32  # the command's defaults
 
 
 def ladder(game: str, jobs: int) -> tuple[str, dict]:
-    from cardlab.analysis.ladder import LEARNED_RUNGS as ALSO, render_text, run_ladder
+    # the learned rungs beside the heuristics (issue 38): the shipped model, read one move
+    # ahead and scoring the search's cut play-outs
+    from cardlab.analysis.ladder import LEARNED_RUNGS, render_text, run_ladder
 
     games, self_games, versus, budgets = LADDERS[game]
-    lad = run_ladder(game, list(budgets), "reference", None, games, self_games, versus, 1, jobs, also=list(ALSO))
+    lad = run_ladder(game, list(budgets), "reference", None, games, self_games, versus, 1, jobs,
+                     also=list(LEARNED_RUNGS))
     command = (f"cardlab ladder {game} --budgets {','.join(map(str, budgets))} --games {games} "
-               f"--self-games {self_games} --versus-games {versus} --also {','.join(ALSO)} --jobs {jobs}")
+               f"--self-games {self_games} --versus-games {versus} --also {','.join(LEARNED_RUNGS)} --jobs {jobs}")
     return render_text(lad) + f"\n\ncommand: {command}\n", lad.to_dict()
 
 
