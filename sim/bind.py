@@ -89,14 +89,22 @@ def search_decide(st, me, p, W):
     (``W``: the model array its play-outs are scored by with value=1)."""
     return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR,
                          table_cards, table_put, restrict_bits, legal_key, legal_count, {keyed},
-                         W, features, N_FEATURES)
+                         W, features, N_FEATURES, rate)
 
 
 @njit(cache=True, nogil=True)
 def learned_decide(st, me, p, W):
     """Seat ``me``'s action by the learned player (``sim/learned.py``) with the model array ``W``."""
-    return learned.decide(st, me, p, W, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR, table_cards,
-                          table_put, features, N_FEATURES)
+    return learned.decide(st, me, p, W, RPAR, ENGINE, choose, legal, rate)
+
+
+@njit(cache=True, nogil=True)
+def rate(st, me, acts, k, samples, W, g, score):
+    """The best of ``acts[:k]`` by the evaluation row ``g`` of ``W`` (``search.rate_actions``):
+    the learned player's choice and, with value=2, the search's answer to beat; compiled
+    once here for both."""
+    return search.rate_actions(st, me, acts, k, samples, W, g, score, ENGINE, step, REDEAL, CLEAR, table_cards,
+                               table_put, features, N_FEATURES)
 
 
 @njit(cache=True, nogil=True)

@@ -27,28 +27,23 @@ import numpy as np
 from numba import njit
 
 from cardlab.sim.engine import seat_params
-from cardlab.sim.rng import MAX_SEATS, seat_below
-from cardlab.sim.search import copy_position, rate_actions
+from cardlab.sim.rng import seat_below
+from cardlab.sim.search import copy_position
 
 P_SAMPLES, P_WIDTH, P_GUIDE, P_GEN = 0, 1, 2, 3  # the learned strategy's parameter slots
 
 
 @njit(cache=True, nogil=True, inline="always")
-def decide(st, me, p, W, rpar, E, choose, step, legal, tab, clear, table_cards, table_put, features,
-           n_features):
+def decide(st, me, p, W, rpar, E, choose, legal, rate):
     """Seat ``me``'s action in ``st`` by the evaluation in ``W`` with the parameters ``p``
     (samples, width, guide, gen); ``rpar`` holds every strategy's default parameters (the
-    guide's)."""
+    guide's); ``rate`` is the game's ``search.rate_actions`` (its binding's ``rate``)."""
     samples = max(1, np.int64(p[P_SAMPLES]))
     width = max(1, np.int64(p[P_WIDTH]))
     guide = np.int64(p[P_GUIDE])
     gen = np.int64(p[P_GEN])
     g = W.shape[0] - 1 if gen <= 0 or gen > W.shape[0] else gen - 1
     world = np.empty(E.size, dtype=np.int64)
-    base = np.empty(E.size, dtype=np.int64)
-    pool = np.empty(E.size, dtype=np.int64)
-    counts = np.empty(tab.shape[0] * MAX_SEATS + 1, dtype=np.int64)
-    x = np.zeros(n_features, dtype=np.float64)
     copy_position(st, world, E, 0)
     n = legal(world)
     if n == 1:
@@ -71,6 +66,5 @@ def decide(st, me, p, W, rpar, E, choose, step, legal, tab, clear, table_cards, 
         for w in range(4):
             acts[0, w] = h[w]
     score = np.zeros(k, dtype=np.float64)
-    best = rate_actions(st, me, acts, k, samples, W, g, E, step, tab, clear, table_cards, table_put, features,
-                        x, world, base, pool, counts, score)
+    best = rate(st, me, acts, k, samples, W, g, score)
     return (acts[best, 0], acts[best, 1], acts[best, 2], acts[best, 3])

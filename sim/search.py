@@ -154,16 +154,23 @@ def keep_allowed(world, n, never, restrict_bits, E):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def rate_actions(st, me, acts, k, samples, W, g, E, step, tab, clear, table_cards, table_put, features, x,
-                 world, base, pool, counts, score):
+def rate_actions(st, me, acts, k, samples, W, g, score, E, step, tab, clear, table_cards, table_put, features,
+                 n_features):
     """Index of the best of the ``k`` actions ``acts[:k]`` by the evaluation: ``samples``
     times the position is re-dealt as seat ``me`` sees it (``determinize``: its view is all
     this reads), each action is played in a copy of that world with the game's ``step`` up
     to the next decision, and the position reached is scored by V (row ``g`` of ``W``) of
     what the seat would see there (a finished game: its win share).  Every action is
     scored on the same worlds; ``score[:k]`` holds the sums; ties to the first.  The
-    ``learned`` player's choice, and with value=2 the answer the search must beat."""
+    ``learned`` player's choice, and with value=2 the answer the search must beat.
+    A game's binding compiles it once, as ``rate`` (sim/bind.py), which both players call:
+    inlined into each, it made a cold compile with both about 20% longer."""
     P = st[E.rules]
+    world = np.empty(E.size, dtype=np.int64)
+    base = np.empty(E.size, dtype=np.int64)
+    pool = np.empty(E.size, dtype=np.int64)
+    counts = np.empty(tab.shape[0] * MAX_SEATS + 1, dtype=np.int64)
+    x = np.zeros(n_features, dtype=np.float64)
     for i in range(k):
         score[i] = 0.0
     for _ in range(samples):
@@ -209,12 +216,13 @@ def widen_pick(st, me, world, n, node, who, rollout, rpar, never, saved, keys, a
 
 @njit(cache=True, nogil=True, inline="always")
 def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, table_put, restrict_bits,
-           legal_key, legal_count, quick_count, W, features, n_features):
+           legal_key, legal_count, quick_count, W, features, n_features, rate):
     """Seat ``me``'s action in ``st`` by ISMCTS with the parameters ``p`` (iterations, c,
     rollout, never, widen, trust, value, depth); ``W`` is the model array a cut play-out
     (and with value=2 the default answer) is scored by (its last row; read only with
     value=1 or 2), ``features`` the game's observation
-    numbers (``sim/features.py``, ``n_features`` of them); ``rpar`` holds every strategy's
+    numbers (``sim/features.py``, ``n_features`` of them), ``rate`` the game's
+    ``rate_actions`` (its binding's ``rate``: value=2); ``rpar`` holds every strategy's
     default parameters (a heuristic rollout's); ``restrict_bits(st, kind, a, b, c)`` is the
     game's mask of what an action commits (for ``never``); ``legal_key(st, o, n, kind, a,
     b, c)`` the place of an action in
@@ -259,8 +267,9 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, tab
             for w in range(4):
                 cand[i, w] = world[E.acts + 4 * i + w]
         rated = np.empty(n_root, dtype=np.float64)
-        b = rate_actions(st, me, cand, n_root, 1, W, g, E, step, tab, clear, table_cards, table_put,
-                         features, x, world, saved, pool, counts, rated)
+        # (one sample: an int64, as the learned player passes; a constant would compile
+        # ``rate`` a second time, for its literal type)
+        b = rate(st, me, cand, n_root, np.int64(1), W, g, rated)
         h = (cand[b, 0], cand[b, 1], cand[b, 2], cand[b, 3])
         has_h = True
     elif rollout != RANDOM_ROLLOUT and trust > 0:
