@@ -61,9 +61,10 @@ def report_command(game_id, n_games, players, seed, sets, strategies, out,
     return shlex.join(args)
 
 
-def variants_for_report(setup, n_games, jobs, sets, quiet):
+def variants_for_report(setup, n_games, jobs, sets, quiet, **where):
     """The game's report variants (same seeds, one knob changed), as (label, summary);
-    a variant equal to the rules as run is skipped."""
+    a variant equal to the rules as run is skipped.  ``where``: ``runner.run``'s backend
+    and scheduler (as for every part of a report that takes it)."""
     from cardlab.analysis.stats import hist_mean_interval
     from cardlab.analysis.summary import summarize
     from cardlab.sim import runner
@@ -77,7 +78,7 @@ def variants_for_report(setup, n_games, jobs, sets, quiet):
                    ",".join(s.label for s in setup.seats), setup.seed)
         advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
         with bar:
-            r = runner.run(v, n_games, jobs, progress=advance)
+            r = runner.run(v, n_games, jobs, progress=advance, **where)
         summary = summarize(r)
         summary["length"]["mean_ci"] = hist_mean_interval(r.tally.finished_hist)
         out.append((f"{knob}={value}", summary))
@@ -90,7 +91,7 @@ def pools_games_for(n_games: int) -> int:
     return min(n_games, max(2_000, min(50_000, n_games // 20)))
 
 
-def pools_for_report(setup, pools, n_games, jobs, quiet):
+def pools_for_report(setup, pools, n_games, jobs, quiet, **where):
     """The seat verdicts across pools (None when --pools none)."""
     from cardlab.analysis.pools import run_pools
     from cardlab.sim import runner
@@ -99,7 +100,7 @@ def pools_for_report(setup, pools, n_games, jobs, quiet):
         return None
     advance, bar = runner.progress_bar(len(pools) * n_games, enabled=None if not quiet else False)
     with bar:
-        return run_pools(setup, pools, n_games, jobs, progress=advance)
+        return run_pools(setup, pools, n_games, jobs, progress=advance, **where)
 
 
 # the strong pool's size: seat effects to about +-2.5 points in a report, +-4 in the demo
@@ -137,7 +138,7 @@ def main_edges(result) -> list[float]:
     return [float(w) / base - 1.0 / t.players for w in t.wins]
 
 
-def strong_for_report(setup, spec, games, strength_games, jobs, quiet):
+def strong_for_report(setup, spec, games, strength_games, jobs, quiet, **where):
     """The strong pool and its measured strength (``pools.run_strong``), with a progress bar
     that counts work (a search game costs as much as thousands of heuristic games)."""
     from cardlab.analysis.pools import run_strong, strong_work
@@ -148,7 +149,7 @@ def strong_for_report(setup, spec, games, strength_games, jobs, quiet):
     total = strong_work(setup, games, strength_games, spec) if not quiet else 0
     advance, bar = runner.progress_bar(total, enabled=None if not quiet else False, work=True)
     with bar:
-        return run_strong(setup, games, strength_games, jobs, spec, progress=advance)
+        return run_strong(setup, games, strength_games, jobs, spec, progress=advance, **where)
 
 
 def attach_strong(pool_result, setup, strong):
@@ -175,7 +176,7 @@ def stuck_for_report(setup, result, n_games, jobs):
     return stuck_games(setup, scan=min(n_games, SCAN), limit=min(LIMIT, max(10, n_games // 200)), jobs=jobs)
 
 
-def tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, quiet):
+def tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, quiet, **where):
     """A tournament to add to a report (its heat map and ratings), with a progress bar."""
     from cardlab.analysis.tournament import check_strategies, run_tournament
     from cardlab.sim import runner
@@ -186,7 +187,7 @@ def tournament_for_report(game_id, names, players, n_games, seed, jobs, sets, qu
     advance, bar = runner.progress_bar(total, enabled=None if not quiet else False, work=weighted)
     with bar:
         return run_tournament(game_id, names, players, n_games, seed, jobs, sets, progress=advance,
-                              weighted=weighted)
+                              weighted=weighted, **where)
 
 
 def tournament_total(game_id, names, players, n_games, sets, show) -> tuple[int, bool]:
@@ -269,7 +270,7 @@ def ladder_args(budgets, games, restricted) -> list[str]:
             + ([] if restricted else ["--no-restricted"]))
 
 
-def ladder_for_report(setup, budgets, games, seed, jobs, sets, quiet, restricted=True):
+def ladder_for_report(setup, budgets, games, seed, jobs, sets, quiet, restricted=True, **where):
     """The skill ladder (and restricted play) of a report, with progress bars: the
     ladder's self-play at ``games`` games, its tournament at a quarter per seat order;
     restricted play at ``games`` per seat and restriction, at RESTRICTED_ITERATIONS."""
@@ -282,13 +283,14 @@ def ladder_for_report(setup, budgets, games, seed, jobs, sets, quiet, restricted
     advance, bar = runner.progress_bar(total, enabled=None if not quiet else False, work=True)
     with bar:
         lad = ladder.run_ladder(g.id, budgets, g.default_strategy, P, games, games, vg, seed, jobs, sets,
-                                progress=advance)
+                                progress=advance, **where)
     if not restricted:
         return lad, None
     items = rp.parse_never(None, g, setup.rules)
     advance, bar = runner.progress_bar(rp.total_games(len(items), P, games), enabled=None if not quiet else False)
     with bar:
-        res = rp.run_restricted(g.id, items, P, games, RESTRICTED_ITERATIONS, seed, jobs, sets, progress=advance)
+        res = rp.run_restricted(g.id, items, P, games, RESTRICTED_ITERATIONS, seed, jobs, sets, progress=advance,
+                                **where)
     return lad, res
 
 
@@ -303,16 +305,27 @@ def run_report(game, n_games, players, seed, jobs, sets, strategies, out=None, t
                tournament_games=TOURNAMENT_GAMES, pools=None, pools_games=None, causal_games=None,
                with_ladder=False, ladder_budgets=LADDER_BUDGETS, ladder_games=LADDER_GAMES,
                with_restricted=True, replay_games=None, quiet=False, strong=None, strong_games=None,
-               strength_games=None, luck_deals=LUCK_DEALS, variant_games=None) -> tuple[dict, str]:
+               strength_games=None, luck_deals=LUCK_DEALS, variant_games=None, backend="local",
+               scheduler=None) -> tuple[dict, str]:
     """``cardlab report``: check every option (``InputError`` before any game is played),
     simulate, run the parts beside the main run at their sizes and write the report folder.
+    ``backend="dask"`` plays the main run, the rule variants, the self-play pools, the strong
+    pool, the ladder, restricted play and the tournament on one Dask client (``scheduler``,
+    or a LocalCluster of ``jobs`` workers); the mixed pool, causal card power, the luck
+    profile, the capped games' replays and the sample replays stay on local threads (they
+    play a game per call).  The report is the same on either backend.
     Returns (the files written by name, the folder)."""
     from cardlab.analysis.pools import parse_pools
     from cardlab.analysis.report import build_report, prepare_out_dir
     from cardlab.sim import runner
+    from cardlab.sim.dask_backend import backend_session, check_backend
 
     setup = _setup(game, players, sets, strategies, seed)
     runner.check_counts(n_games, seed, jobs)
+    check_backend(backend)
+    if scheduler and backend != "dask":
+        raise InputError("--scheduler needs --backend dask")
+    where = dict(backend=backend, scheduler=scheduler)
     pool_names = parse_pools(pools, setup.game, setup.players) if setup.players >= 2 else []
     pg = pools_games_for(n_games) if pools_games is None else pools_games
     if pool_names and not (1 <= pg <= runner.MAX_GAMES):
@@ -358,22 +371,24 @@ def run_report(game, n_games, players, seed, jobs, sets, strategies, out=None, t
     if not (0 <= rg <= runner.MAX_GAMES):
         raise InputError(f"bad --replay-games {rg}: allowed 0 (no replays) to {runner.MAX_GAMES:,}")
     prepare_out_dir(out)  # a bad --out fails before the simulation, not after it
-    advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
-    with bar:
-        result = runner.run(setup, n_games, jobs, progress=advance)
-    lad = res_r = None
-    if with_ladder:
-        lad, res_r = ladder_for_report(setup, budgets, ladder_games, seed, jobs, sets, quiet, with_restricted)
-    t = None
-    if tournament:
-        t = tournament_for_report(setup.game.id, tournament, setup.players, tournament_games,
-                                  seed, jobs, sets, quiet)
-    variants = variants_for_report(setup, vg, jobs, sets, quiet)
-    pool_result = pools_for_report(setup, pool_names, pg, jobs, quiet)
-    if sg is None:
-        sg = strong_games_for(setup.players, STRONG_HALFWIDTH, main_edges(result))
-    pool_result = attach_strong(pool_result, setup,
-                                strong_for_report(setup, strong_spec, sg, hg, jobs, quiet))
+    with backend_session(backend, scheduler, jobs):
+        advance, bar = runner.progress_bar(n_games, enabled=None if not quiet else False)
+        with bar:
+            result = runner.run(setup, n_games, jobs, progress=advance, **where)
+        lad = res_r = None
+        if with_ladder:
+            lad, res_r = ladder_for_report(setup, budgets, ladder_games, seed, jobs, sets, quiet, with_restricted,
+                                           **where)
+        t = None
+        if tournament:
+            t = tournament_for_report(setup.game.id, tournament, setup.players, tournament_games,
+                                      seed, jobs, sets, quiet, **where)
+        variants = variants_for_report(setup, vg, jobs, sets, quiet, **where)
+        pool_result = pools_for_report(setup, pool_names, pg, jobs, quiet, **where)
+        if sg is None:
+            sg = strong_games_for(setup.players, STRONG_HALFWIDTH, main_edges(result))
+        pool_result = attach_strong(pool_result, setup,
+                                    strong_for_report(setup, strong_spec, sg, hg, jobs, quiet, **where))
     stuck = stuck_for_report(setup, result, n_games, jobs)
     causal = causal_for_report(setup, strategies, causal_games, seed, jobs, sets, quiet)
     luck = luck_for_report(setup, luck_deals, jobs, sets, strategies, quiet, lad)

@@ -137,11 +137,12 @@ def _setup_for(base, spec: str):
     return Setup(g, base.players, base.rules, seats, base.seed)
 
 
-def play_self(base, spec: str, games: int, jobs: int | None, progress=None) -> PoolResult:
+def play_self(base, spec: str, games: int, jobs: int | None, progress=None, **where) -> PoolResult:
+    """``spec`` in every seat; ``where``: ``runner.run``'s backend and scheduler."""
     from cardlab.sim import runner
 
     setup = _setup_for(base, spec)
-    r = runner.run(setup, games, jobs, progress=progress)
+    r = runner.run(setup, games, jobs, progress=progress, **where)
     P = base.players
     label = setup.seats[0].label
     return PoolResult(spec, r.tally, {label: r.tally.win_units.astype(np.int64).copy()},
@@ -361,9 +362,12 @@ class Pools:
 
 
 def run_pools(setup, pools: list[str], games: int, jobs: int | None = None,
-              progress: Callable[[int], None] | None = None) -> Pools:
+              progress: Callable[[int], None] | None = None, backend: str = "local",
+              scheduler: str | None = None) -> Pools:
     """Play every heuristic pool on ``setup``'s game, rules, players and seed, ``games`` each
-    (the strong pool, whose games cost far more, is ``run_strong``'s)."""
+    (the strong pool, whose games cost far more, is ``run_strong``'s).  ``backend="dask"``
+    plays the self-play pools on the cluster; the mixed pool, a call per game, plays on
+    local threads.  Either way the same pools."""
     from cardlab.sim import runner
 
     runner.check_counts(games, setup.seed, jobs)
@@ -371,7 +375,7 @@ def run_pools(setup, pools: list[str], games: int, jobs: int | None = None,
                 mixed_from=_heuristics(setup.game))
     for name in pools:
         r = play_mixed(setup, games, jobs, progress) if name == MIXED else play_self(
-            setup, name, games, jobs, progress)
+            setup, name, games, jobs, progress, backend=backend, scheduler=scheduler)
         out.stats.append(pool_stats(r))
     out.verdicts = verdicts(out.stats, setup.game.seat0_role)
     return out
@@ -425,19 +429,31 @@ def strong_work(setup, games: int, strength_games: int, spec: str | None = None)
 
 
 def run_strong(setup, games: int, strength_games: int = STRENGTH_GAMES, jobs: int | None = None,
-               spec: str | None = None, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+               spec: str | None = None, progress: Callable[[int], None] | None = None,
+               backend: str = "local", scheduler: str | None = None) -> dict[str, Any]:
     """The strong pool: the game's strong player (``Game.strong_player``, or ``spec``) in
     every seat for ``games`` games (its per-pool figures, as every pool's, flagged
     ``strong``), and its measured strength: head to head against each heuristic of the
     game (one seat strong, the heuristic in every other), its win share against the fair
     share 1/P with a 95% Wilson interval (a game without a winner counts as a loss);
     ``beats`` is True when the interval lies above the fair share, False when below, None
-    when it cannot tell.  ``progress`` counts work (``Setup.work``)."""
+    when it cannot tell.  ``progress`` counts work (``Setup.work``).  ``backend="dask"``:
+    every run on one Dask client (``scheduler``, or a LocalCluster of ``jobs`` workers), the
+    same pool and strength as local threads."""
     from cardlab.sim import runner
+    from cardlab.sim.dask_backend import backend_session
 
     runner.check_counts(games, setup.seed, jobs)
     full, h2h = strong_setups(setup, spec, strength_games)
-    r = runner.run(full, games, jobs, progress=runner.weigh(progress, full))
+    where = dict(backend=backend, scheduler=scheduler)
+    with backend_session(backend, scheduler, jobs):
+        return _strong(setup, games, jobs, full, h2h, progress, where)
+
+
+def _strong(setup, games, jobs, full, h2h, progress, where) -> dict[str, Any]:
+    from cardlab.sim import runner
+
+    r = runner.run(full, games, jobs, progress=runner.weigh(progress, full), **where)
     label = full.seats[0].label
     stats = pool_stats(PoolResult(label, r.tally, {label: r.tally.win_units.astype(np.int64).copy()},
                                   {label: np.full(setup.players, games, dtype=np.int64)}))
@@ -446,7 +462,7 @@ def run_strong(setup, games: int, strength_games: int = STRENGTH_GAMES, jobs: in
     wins: dict[str, float] = defaultdict(float)
     played: dict[str, int] = defaultdict(int)
     for h, seat, s, n in h2h:
-        t = runner.run(s, n, jobs, progress=runner.weigh(progress, s)).tally
+        t = runner.run(s, n, jobs, progress=runner.weigh(progress, s), **where).tally
         wins[h] += float(t.wins[seat])
         played[h] += n
     strength = []

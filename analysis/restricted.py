@@ -93,10 +93,12 @@ def _shares(rows: np.ndarray, seat: int) -> np.ndarray:
 def run_restricted(game_id: str, never: str | list[str] | None = None, players: int | None = None,
                    games: int = DEFAULT_GAMES, iterations: int = DEFAULT_ITERATIONS, seed: int = 1,
                    jobs: int | None = None, sets: list[str] | None = None,
-                   progress: Callable[[int], None] | None = None) -> Restricted:
-    from scipy.stats import false_discovery_control
-
+                   progress: Callable[[int], None] | None = None, backend: str = "local",
+                   scheduler: str | None = None) -> Restricted:
+    """Restricted play (module doc); ``backend="dask"``: every run on one Dask client
+    (``scheduler``, or a LocalCluster of ``jobs`` workers), the same table as local threads."""
     from cardlab.sim import runner
+    from cardlab.sim.dask_backend import backend_session
 
     runner.check_counts(games, seed, jobs)
     if not (1 <= iterations <= 20000):
@@ -108,16 +110,27 @@ def run_restricted(game_id: str, never: str | list[str] | None = None, players: 
     for item in items:  # every restriction checked before anything is played
         runner.make_setup(game_id, P, sets, f"{base}:never={item}", seed)
     t0 = time.perf_counter()
+    with backend_session(backend, scheduler, jobs):
+        return _restricted(setup, items, games, seed, jobs, sets, progress, base, t0,
+                           dict(backend=backend, scheduler=scheduler))
+
+
+def _restricted(setup, items, games, seed, jobs, sets, progress, base, t0, where) -> Restricted:
+    from scipy.stats import false_discovery_control
+
+    from cardlab.sim import runner
+
+    game, P = setup.game, setup.players
     # the baseline: the unrestricted player in every seat, the per-game rows kept
-    baseline = runner.run(setup, games, jobs, keep_rows=True, progress=progress).rows
+    baseline = runner.run(setup, games, jobs, keep_rows=True, progress=progress, **where).rows
     base_share = [_shares(baseline, s) for s in range(P)]
     out = []
     for item in items:
         diffs, seats = [], []
         for s in range(P):
             order = [f"{base}:never={item}" if i == s else base for i in range(P)]
-            rows = runner.run(runner.make_setup(game_id, P, sets, ",".join(order), seed), games, jobs,
-                              keep_rows=True, progress=progress).rows
+            rows = runner.run(runner.make_setup(game.id, P, sets, ",".join(order), seed), games, jobs,
+                              keep_rows=True, progress=progress, **where).rows
             sh = _shares(rows, s)
             d, lo, hi, _ = paired_diff(base_share[s], sh)
             seats.append({"seat": s, "cost": _r(d), "ci": [_r(lo), _r(hi)],

@@ -316,6 +316,7 @@ def report(game: str = typer.Argument(..., help="Game id."),
                                           "(cardlab luck): deals, each replayed in every seat order "
                                           "and with other draws (0: off; off when a seat plays mcts)."),
            quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+           backend: str = BackendOpt, scheduler: Optional[str] = SchedulerOpt,
            no_history: bool = NoHistOpt):
     """Simulate GAME and write a report folder: index.html (self-contained), report.md,
     the figures as PNG, the raw tables as CSV, summary.json and replays/ (viewer pages of
@@ -328,7 +329,7 @@ def report(game: str = typer.Argument(..., help="Game id."),
         with_ladder=with_ladder, ladder_budgets=ladder_budgets, ladder_games=ladder_games,
         with_restricted=with_restricted, replay_games=replay_games, quiet=quiet, strong=strong,
         strong_games=strong_games, strength_games=strength_games, luck_deals=luck_deals,
-        variant_games=variant_games)
+        variant_games=variant_games, backend=backend, scheduler=scheduler)
     print(f"wrote {paths['index.html']} and {len(paths) - 1} other files to {out}", file=sys.stderr)
     _record("report", json.loads((Path(out) / "summary.json").read_text()), no_history)
 
@@ -567,6 +568,7 @@ def restricted(game: str = typer.Argument(..., help="Game id."),
                jobs: Optional[int] = JobsOpt, sets: Optional[List[str]] = SetOpt,
                as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
                quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+               backend: str = BackendOpt, scheduler: Optional[str] = SchedulerOpt,
                no_history: bool = NoHistOpt):
     """Restricted play: what never playing a card type (or never taking an action kind)
     costs the search player, against unrestricted search players on the same deals."""
@@ -579,7 +581,8 @@ def restricted(game: str = typer.Argument(..., help="Game id."),
     total = total_games(len(items), setup.players, n_games)
     advance, bar = runner.progress_bar(total, enabled=None if not (as_json or quiet) else False)
     with bar:
-        res = run_restricted(game, items, players, n_games, iterations, seed, jobs, sets, progress=advance)
+        res = run_restricted(game, items, players, n_games, iterations, seed, jobs, sets, progress=advance,
+                             backend=backend, scheduler=scheduler)
     print(json.dumps(res.to_dict()) if as_json else render_text(res))
     _record("restricted", res.to_dict(), no_history, rules=setup.game.rules_json(setup.rules),
             strategies=[res.player])

@@ -96,6 +96,8 @@ def test_trace_file(tmp_path):
     (["simulate", "five_towers", "--set", "teardown_when=never"], "teardown_when"),
     (["simulate", "five_towers", "--players", "6"], "--players 6"),
     (["simulate", "five_towers", "--strategies", "cautious:max_bid=9"], "cautious:max_bid"),
+    (["report", "crazy_eights", "--backend", "spark"], "bad --backend 'spark': allowed local or dask"),
+    (["restricted", "crazy_eights", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     p = cardlab(*args, check=False)

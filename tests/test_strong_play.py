@@ -67,3 +67,48 @@ def test_five_towers_seat_edge_reads_as_an_artefact_of_the_heuristics(tmp_path):
     assert "--strong mcts:iterations=16 --strong-games 600" in s["command"]
     page = paths["index.html"].read_text()
     assert 'data-class="artefact_of_heuristics"' in page and "strong: mcts:iterations=16" in page
+
+
+def test_a_report_on_dask_is_the_local_report_on_one_cluster(tmp_path, monkeypatch):
+    """``cardlab report --backend dask``: the main run, the pools, the strong pool with its
+    strength, the ladder with restricted play and the tournament on one client; the same
+    report as local threads (every figure but the timings)."""
+    from cardlab.sim import dask_backend
+
+    clusters, on_cluster = [], set()
+    real, real_map = dask_backend.connect, dask_backend.map_chunks
+    monkeypatch.setattr(dask_backend, "connect", lambda *a: clusters.append(1) or real(*a))
+    monkeypatch.setattr(dask_backend, "map_chunks", lambda setup, *a: on_cluster.add(
+        ",".join(s.label for s in setup.seats)) or real_map(setup, *a))
+    kw = dict(pools="reference", pools_games=30, causal_games=0, strong="mcts:iterations=4", strong_games=9,
+              strength_games=6, replay_games=0, luck_deals=0, with_ladder=True, ladder_budgets="4",
+              ladder_games=3, tournament="reference,hoarder", tournament_games=6, variant_games=30,
+              quiet=True)
+    summaries = []
+    for backend in ("dask", "local"):
+        paths, _ = pipeline.run_report("crazy_eights", 300, None, 5, 2, None, None,
+                                       out=str(tmp_path / backend), backend=backend, **kw)
+        summaries.append(json.loads(paths["summary.json"].read_text()))
+    assert clusters == [1]
+    assert {"reference,reference,reference",                           # the main run
+            "mcts:iterations=4,mcts:iterations=4,mcts:iterations=4",   # the strong pool
+            "mcts:iterations=4,reference,reference",                   # its strength
+            "mcts:iterations=32:never=8,mcts:iterations=32,mcts:iterations=32",  # restricted play
+            "reference,hoarder,hoarder"} <= on_cluster                 # the tournament
+    assert summaries[0]["pools"]["strong"]["strength"] and summaries[0]["ladder"]["rungs"]
+    on_dask, local = (_figures(s) for s in summaries)
+    assert on_dask == local
+    with pytest.raises(InputError, match="--scheduler needs --backend dask"):
+        pipeline.run_report("crazy_eights", 300, None, 5, 2, None, None, out=str(tmp_path / "x"),
+                            scheduler="tcp://nowhere:8786", **kw)
+
+
+def _figures(summary):
+    """A summary without what differs between two runs of the same report: the timings, and
+    the command (it names the report's folder)."""
+    if isinstance(summary, dict):
+        return {k: _figures(v) for k, v in summary.items()
+                if k not in ("elapsed_s", "games_per_second", "seconds", "command")}
+    if isinstance(summary, list):
+        return [_figures(v) for v in summary]
+    return summary
