@@ -7,6 +7,7 @@
     play_on(st, sids, params)     a position (a copy of a state at any decision) to its end
     search_decide(st, me, p, W)   the search player's answer (W: the model array, value=1)
     learned_decide(st, me, p, W)  the learned player's (W: its model array, sim/models.py)
+    rate(st, me, acts, k, samples, W, g, score)   the evaluation's best action (both of them)
     engine_decide(st, me, sid, p, W)   either, by the seat's strategy id
     give_card, give_state, run_causal   causal card power (a game with ``has_type`` or ``give_card``)
     features(st, me, out)         a seat's observation as N_FEATURES numbers (sim/features.py)
