@@ -322,9 +322,7 @@ def run_report(game, n_games, players, seed, jobs, sets, strategies, out=None, t
 
     setup = _setup(game, players, sets, strategies, seed)
     runner.check_counts(n_games, seed, jobs)
-    check_backend(backend)
-    if scheduler and backend != "dask":
-        raise InputError("--scheduler needs --backend dask")
+    check_backend(backend, scheduler)
     where = dict(backend=backend, scheduler=scheduler)
     pool_names = parse_pools(pools, setup.game, setup.players) if setup.players >= 2 else []
     pg = pools_games_for(n_games) if pools_games is None else pools_games

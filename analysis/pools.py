@@ -447,13 +447,9 @@ def run_strong(setup, games: int, strength_games: int = STRENGTH_GAMES, jobs: in
     full, h2h = strong_setups(setup, spec, strength_games)
     where = dict(backend=backend, scheduler=scheduler)
     with backend_session(backend, scheduler, jobs):
-        return _strong(setup, games, jobs, full, h2h, progress, where)
-
-
-def _strong(setup, games, jobs, full, h2h, progress, where) -> dict[str, Any]:
-    from cardlab.sim import runner
-
-    r = runner.run(full, games, jobs, progress=runner.weigh(progress, full), **where)
+        r = runner.run(full, games, jobs, progress=runner.weigh(progress, full), **where)
+        h2h_tallies = [runner.run(s, n, jobs, progress=runner.weigh(progress, s), **where).tally
+                       for _, _, s, n in h2h]
     label = full.seats[0].label
     stats = pool_stats(PoolResult(label, r.tally, {label: r.tally.win_units.astype(np.int64).copy()},
                                   {label: np.full(setup.players, games, dtype=np.int64)}))
@@ -461,8 +457,7 @@ def _strong(setup, games, jobs, full, h2h, progress, where) -> dict[str, Any]:
     fair = 1.0 / setup.players
     wins: dict[str, float] = defaultdict(float)
     played: dict[str, int] = defaultdict(int)
-    for h, seat, s, n in h2h:
-        t = runner.run(s, n, jobs, progress=runner.weigh(progress, s), **where).tally
+    for (h, seat, _, n), t in zip(h2h, h2h_tallies):
         wins[h] += float(t.wins[seat])
         played[h] += n
     strength = []

@@ -97,6 +97,8 @@ def run_restricted(game_id: str, never: str | list[str] | None = None, players: 
                    scheduler: str | None = None) -> Restricted:
     """Restricted play (module doc); ``backend="dask"``: every run on one Dask client
     (``scheduler``, or a LocalCluster of ``jobs`` workers), the same table as local threads."""
+    from scipy.stats import false_discovery_control
+
     from cardlab.sim import runner
     from cardlab.sim.dask_backend import backend_session
 
@@ -110,36 +112,27 @@ def run_restricted(game_id: str, never: str | list[str] | None = None, players: 
     for item in items:  # every restriction checked before anything is played
         runner.make_setup(game_id, P, sets, f"{base}:never={item}", seed)
     t0 = time.perf_counter()
+    where = dict(backend=backend, scheduler=scheduler)
     with backend_session(backend, scheduler, jobs):
-        return _restricted(setup, items, games, seed, jobs, sets, progress, base, t0,
-                           dict(backend=backend, scheduler=scheduler))
-
-
-def _restricted(setup, items, games, seed, jobs, sets, progress, base, t0, where) -> Restricted:
-    from scipy.stats import false_discovery_control
-
-    from cardlab.sim import runner
-
-    game, P = setup.game, setup.players
-    # the baseline: the unrestricted player in every seat, the per-game rows kept
-    baseline = runner.run(setup, games, jobs, keep_rows=True, progress=progress, **where).rows
-    base_share = [_shares(baseline, s) for s in range(P)]
-    out = []
-    for item in items:
-        diffs, seats = [], []
-        for s in range(P):
-            order = [f"{base}:never={item}" if i == s else base for i in range(P)]
-            rows = runner.run(runner.make_setup(game.id, P, sets, ",".join(order), seed), games, jobs,
-                              keep_rows=True, progress=progress, **where).rows
-            sh = _shares(rows, s)
-            d, lo, hi, _ = paired_diff(base_share[s], sh)
-            seats.append({"seat": s, "cost": _r(d), "ci": [_r(lo), _r(hi)],
-                          "restricted_win_rate": _r(sh.mean()), "baseline_win_rate": _r(base_share[s].mean())})
-            diffs.append((base_share[s], sh))
-        d, lo, hi, p = paired_diff(np.concatenate([a for a, _ in diffs]), np.concatenate([b for _, b in diffs]))
-        out.append({"never": item, "cost": _r(d), "ci": [_r(lo), _r(hi)], "p": _r(p), "games": P * games,
-                    "restricted_win_rate": _r(float(np.mean(np.concatenate([b for _, b in diffs])))),
-                    "by_seat": seats})
+        # the baseline: the unrestricted player in every seat, the per-game rows kept
+        baseline = runner.run(setup, games, jobs, keep_rows=True, progress=progress, **where).rows
+        base_share = [_shares(baseline, s) for s in range(P)]
+        out = []
+        for item in items:
+            diffs, seats = [], []
+            for s in range(P):
+                order = [f"{base}:never={item}" if i == s else base for i in range(P)]
+                rows = runner.run(runner.make_setup(game_id, P, sets, ",".join(order), seed), games, jobs,
+                                  keep_rows=True, progress=progress, **where).rows
+                sh = _shares(rows, s)
+                d, lo, hi, _ = paired_diff(base_share[s], sh)
+                seats.append({"seat": s, "cost": _r(d), "ci": [_r(lo), _r(hi)],
+                              "restricted_win_rate": _r(sh.mean()), "baseline_win_rate": _r(base_share[s].mean())})
+                diffs.append((base_share[s], sh))
+            d, lo, hi, p = paired_diff(np.concatenate([a for a, _ in diffs]), np.concatenate([b for _, b in diffs]))
+            out.append({"never": item, "cost": _r(d), "ci": [_r(lo), _r(hi)], "p": _r(p), "games": P * games,
+                        "restricted_win_rate": _r(float(np.mean(np.concatenate([b for _, b in diffs])))),
+                        "by_seat": seats})
     ps = np.array([r["p"] if r["p"] is not None else 1.0 for r in out], dtype=np.float64)
     adj = false_discovery_control(ps) if len(ps) else ps
     for r, a in zip(out, adj):

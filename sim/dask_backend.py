@@ -75,9 +75,12 @@ def session(scheduler: str | None, jobs: int):
             cluster.close()
 
 
-def check_backend(backend: str) -> None:
+def check_backend(backend: str, scheduler: str | None = None) -> None:
+    """``--backend`` and ``--scheduler`` (InputError: one line)."""
     if backend not in ("local", "dask"):
         raise InputError(f"bad --backend {backend!r}: allowed local or dask")
+    if scheduler and backend != "dask":
+        raise InputError("--scheduler needs --backend dask")
 
 
 def backend_session(backend: str, scheduler: str | None, jobs: int | None):

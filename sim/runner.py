@@ -284,13 +284,11 @@ def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = 
     finished chunk's tally; with ``resume`` a run continues from the chunks already there.
     Every chunk's game count is checked, so a lost or failed chunk stops the run with a
     RunError instead of returning a short total."""
+    from cardlab.sim.dask_backend import check_backend
     from cardlab.sim.errors import RunError
 
     check_counts(games, setup.seed, jobs)
-    if backend not in ("local", "dask"):
-        raise InputError(f"bad --backend {backend!r}: allowed local or dask")
-    if scheduler and backend != "dask":
-        raise InputError("--scheduler needs --backend dask")
+    check_backend(backend, scheduler)
     jobs = jobs or default_jobs()
     if chunk is None:
         chunk = SEARCH_CHUNK if setup.searches else CHUNK
