@@ -10,8 +10,9 @@ twice, once with seat s restricted and once not, and the **cost** of never doing
 the paired difference of seat s's win share, baseline minus restricted, with its 95%
 interval (a t interval on the per-game differences) and a Benjamini-Hochberg adjusted
 p-value across the restrictions tested.  A large cost says X matters to strong play; a
-cost within noise of 0 says a strong player does as well without it (a card that is
-never worth playing, or a move that is always avoidable).
+cost whose interval lies within +-2 points says a strong player does as well without it (a
+card that is never worth playing, or a move that is always avoidable); an interval that
+holds 0 but reaches further cannot tell yet, and the verdict says how many games would.
 """
 from __future__ import annotations
 
@@ -140,7 +141,7 @@ def run_restricted(game_id: str, never: str | list[str] | None = None, players: 
         r["matters"] = bool(a < 0.05 and r["cost"] > 0)
         r["helps"] = bool(a < 0.05 and r["cost"] < 0)
     out.sort(key=lambda r: -(r["cost"] or 0))
-    verdict = _verdict(game.id, base, out, 1.0 / P)
+    verdict = _verdict(game.id, base, out, 1.0 / P, games)
     return Restricted(game.id, P, base, games, seed, out, verdict, time.perf_counter() - t0)
 
 
@@ -152,7 +153,12 @@ def too_weak(rows) -> bool:
     return helps >= 3 and 4 * helps >= len(rows)
 
 
-def _verdict(game_id, base, rows, fair) -> str:
+NEGLIGIBLE = 0.02  # a cost whose interval lies within +-2 points is "nothing" (the ladder's headroom margin)
+
+
+def _verdict(game_id, base, rows, fair, games: int | None = None) -> str:
+    """The restricted-play verdict; ``games`` per seat and restriction size the "cannot
+    tell yet" of a restriction whose interval holds 0 but reaches past +-NEGLIGIBLE."""
     if not rows:
         return "No restriction was tested."
     matters = [r for r in rows if r["matters"]]
@@ -173,11 +179,32 @@ def _verdict(game_id, base, rows, fair) -> str:
         parts.append("Avoiding " + ", ".join(r["never"] for r in helps)
                      + " even helps: the unrestricted search does it when it should not (a search artefact "
                      "or a trap in the rules).")
-    if free:
-        parts.append(f"{len(free)} of {len(rows)} restrictions cost nothing measurable ("
-                     + ", ".join(r["never"] for r in free[:8]) + (", ..." if len(free) > 8 else "")
-                     + "): a strong player does as well without them.")
+    def names(rs):
+        return ", ".join(r["never"] for r in rs[:8]) + (", ..." if len(rs) > 8 else "")
+
+    # nothing only where the interval shows it; else say how many games would tell
+    none = [r for r in free if -NEGLIGIBLE <= r["ci"][0] and r["ci"][1] <= NEGLIGIBLE]
+    wide = [r for r in free if r not in none]
+    pts = round(100 * NEGLIGIBLE)
+    if none:
+        parts.append(f"{len(none)} of {len(rows)} restrictions cost at most {pts} points either way "
+                     f"({names(none)}): a strong player does as well without them.")
+    if wide:
+        reach = max(max(-r["ci"][0], r["ci"][1]) for r in wide)
+        half = max((r["ci"][1] - r["ci"][0]) / 2 for r in wide)
+        more = (f" (about {games_to_tell(games, half):,} games per seat and restriction would tell "
+                f"+-{pts} points)" if games else "")
+        parts.append(f"{len(wide)} of {len(rows)} restrictions show no clear cost ({names(wide)}), but their "
+                     f"intervals reach {100 * reach:.0f} points: cannot tell yet whether a strong player "
+                     f"needs them{more}.")
     return " ".join(parts)
+
+
+def games_to_tell(games: int, half: float) -> int:
+    """Games per seat and restriction that would narrow an interval of half-width ``half``
+    (measured on ``games``) to +-NEGLIGIBLE: the width shrinks as one over the root of the
+    games."""
+    return math.ceil(games * (half / NEGLIGIBLE) ** 2)
 
 
 def render_text(res: Restricted) -> str:

@@ -92,3 +92,23 @@ def test_a_search_that_wins_more_when_restricted_is_called_too_weak():
     assert too_weak(weak) and _verdict("g", "mcts:iterations=8", weak, 0.25).startswith("Warning")
     fine = [row("swap", 0.3, False), row("A", -0.2, True)] + [row(str(i), 0.0, False) for i in range(10)]
     assert not too_weak(fine) and "even helps" in _verdict("g", "mcts:iterations=8", fine, 0.25)
+
+
+def test_nothing_is_said_only_where_the_interval_shows_it():
+    """A restriction with no clear cost is "a strong player does as well without it" only
+    when its interval lies within +-2 points; a wider one is "cannot tell yet", with the
+    games that would tell (the interval narrows as one over the root of the games)."""
+    from cardlab.analysis.restricted import _verdict, games_to_tell
+
+    def row(name, lo, hi):
+        return {"never": name, "cost": (lo + hi) / 2, "ci": [lo, hi], "matters": False, "helps": False}
+
+    narrow = _verdict("g", "mcts:iterations=32", [row("8", -0.015, 0.012)], 1 / 3, 2000)
+    assert "cost at most 2 points either way (8): a strong player does as well without them" in narrow
+    assert "cannot tell" not in narrow
+    wide = _verdict("g", "mcts:iterations=32", [row("8", -0.015, 0.012), row("draw", -0.04, 0.06)], 1 / 3, 100)
+    assert "1 of 2 restrictions cost at most 2 points either way (8)" in wide
+    assert ("1 of 2 restrictions show no clear cost (draw), but their intervals reach 6 points: cannot tell "
+            "yet whether a strong player needs them (about 625 games per seat and restriction would tell "
+            "+-2 points)") in wide
+    assert games_to_tell(100, 0.05) == 625 and games_to_tell(400, 0.02) == 400
