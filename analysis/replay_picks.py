@@ -11,7 +11,14 @@ unfinished, winners, scores: ``runner.run(..., keep_rows=True)``).  From them:
   largest margin between the winner's score and the best other seat's.  Whether a higher
   score is better is read off the sample (winners' scores against the others'), so a game
   scored in cards left (3UP) counts the right way round; a game whose scores never differ
-  (Crazy Eights scored ``win``) has no margin and neither pick;
+  (Crazy Eights scored ``win``) has no margin and neither pick.  A margin is only telling
+  when the score ranks the winners: when in more than ``RANK_SHARE`` (1 in 20) of the
+  single-winner finished games the winner scored less than another seat (a game won by
+  something other than the score, e.g. the last seat standing), neither is picked and the
+  report says why under its list of replays (``pick``'s ``notes``); else both come from
+  the games in which the winner scored at least as well as every other seat (a negative
+  margin is never "closest").  When those games' margins are all equal only ``closest`` is picked (its
+  ``why`` says so), never one game twice under two names;
 - ``seat0_win``: a typical game won by seat 0 alone (the one shown for a seat edge).
 
 - ``comeback``: the biggest comeback: of the games whose leader at half time did not win
@@ -39,6 +46,9 @@ from cardlab.analysis.replay_moments import Moment, Story, find_moment, game_sto
 from cardlab.sim.tally import SHAPE_ROW_COLS
 
 SAMPLE_GAMES = 2_000
+# the largest share of the single-winner finished games in which the winner may score less
+# than another seat for the score still to rank the winners (and margins to mean anything)
+RANK_SHARE = 0.05
 
 ORDER = ("typical", "longest", "capped", "closest", "lopsided", "comeback", "seat0_win")
 TITLES = {"typical": "A typical game", "longest": "The longest game", "capped": "A game stopped by the cap",
@@ -117,8 +127,59 @@ def margins(rows: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray, int
     return idx, direction * (mine - best_other), direction
 
 
-def pick(rows: np.ndarray, players: int, unit: str = "turns", score_name: str = "score") -> list[tuple[str, int, str]]:
-    """(name, game index, why) for every pick the rows allow, in ``ORDER``."""
+def margin_picks(rows: np.ndarray, players: int,
+                 score_name: str = "score") -> tuple[list[tuple[str, int, str]], str]:
+    """(the ``closest`` and ``lopsided`` picks, as ``pick``'s, and a sentence saying why they
+    are not made, "" when they are or when the scores never differ).
+
+    The rule: when the winner scored less than another seat in more than ``RANK_SHARE`` of
+    the single-winner finished games, the score does not rank the winners and neither is
+    picked; else both come from the games whose winner scored at least as well as every
+    other seat (margin >= 0), and when all their margins are equal only ``closest`` is."""
+    n = len(rows)
+    idx, m, direction = margins(rows, players)
+    if not idx.size:
+        return [], ""
+    mask = rows[:, 2]
+    below = int(np.count_nonzero(m < 0))
+    if below > RANK_SHARE * idx.size:
+        score = "score" if score_name == "score" else f"score ({score_name.replace('_', ' ')})"
+        return [], (f"No closest finish or most lopsided game: in {below:,} of the {idx.size:,} single-winner "
+                    f"finished games of a {n:,}-game sample the winner scored less than another seat, so the "
+                    f"{score} does not rank the winners.")
+    keep = m >= 0
+    idx, m = idx[keep], m[keep]
+    left_out = (f"; {below:,} game{'s' if below > 1 else ''} in which the winner scored less than another seat "
+                "left out" if below else "")
+
+    def score_line(i: int) -> str:
+        w = int(mask[i]).bit_length() - 1
+        sc = [int(x) for x in rows[i, 3:3 + players]]
+        others = [x for s, x in enumerate(sc) if s != w]
+        best = max(others) if direction > 0 else min(others)
+        return f"seat {w} won, {score_name.replace('_', ' ')} {sc[w]} against the best other seat's {best}"
+
+    i = int(idx[np.argmin(m)])
+    if m.min() == m.max():
+        if idx.size == 1:
+            return [("closest", i, f"The only single-winner finished game of a {n:,}-game sample (margin {m[0]:g}), "
+                     f"so there is no most lopsided game apart from it: {score_line(i)}.")], ""
+        return [("closest", i, f"Every one of the {idx.size:,} single-winner finished games of a {n:,}-game sample "
+                 f"was won by the same margin, {m[0]:g}{left_out}, so none is closer or more lopsided than "
+                 f"another; this is the first: {score_line(i)}.")], ""
+    out = [("closest", i, f"The closest finish of a {n:,}-game sample (margin {m.min():g}{left_out}): "
+            f"{score_line(i)}.")]
+    i = int(idx[np.argmax(m)])
+    out.append(("lopsided", i, f"The most lopsided game of a {n:,}-game sample (margin {m.max():g}; the median "
+                f"margin is {float(np.median(m)):g}{left_out}): {score_line(i)}."))
+    return out, ""
+
+
+def pick(rows: np.ndarray, players: int, unit: str = "turns", score_name: str = "score",
+         notes: list[str] | None = None) -> list[tuple[str, int, str]]:
+    """(name, game index, why) for every pick the rows allow, in ``ORDER``; a sentence for
+    each pick the rows could not make meaningfully (``margin_picks``) is appended to
+    ``notes`` when given."""
     n = len(rows)
     length, unf, mask = rows[:, 0], rows[:, 1], rows[:, 2]
     done = np.flatnonzero(unf == 0)
@@ -136,19 +197,10 @@ def pick(rows: np.ndarray, players: int, unit: str = "turns", score_name: str = 
         i = int(capped[0])
         out.append(("capped", i, f"Stopped by the cap after {int(length[i])} {unit}: {capped.size:,} of the "
                     f"{n:,} sampled games ({100 * capped.size / n:.1f}%) were."))
-    idx, m, direction = margins(rows, players)
-    if idx.size:
-        def score_line(i: int) -> str:
-            w = int(mask[i]).bit_length() - 1
-            sc = [int(x) for x in rows[i, 3:3 + players]]
-            others = [x for s, x in enumerate(sc) if s != w]
-            best = max(others) if direction > 0 else min(others)
-            return f"seat {w} won, {score_name.replace('_', ' ')} {sc[w]} against the best other seat's {best}"
-        i = int(idx[np.argmin(m)])
-        out.append(("closest", i, f"The closest finish of a {n:,}-game sample (margin {m.min():g}): {score_line(i)}."))
-        i = int(idx[np.argmax(m)])
-        out.append(("lopsided", i, f"The most lopsided game of a {n:,}-game sample (margin {m.max():g}; the median "
-                    f"margin is {float(np.median(m)):g}): {score_line(i)}."))
+    found, note = margin_picks(rows, players, score_name)
+    out += found
+    if note and notes is not None:
+        notes.append(note)
     if rows.shape[1] > 3 + players + SHAPE_ROW_COLS - 1:  # the shape columns end every row
         lead, back = rows[:, -SHAPE_ROW_COLS], rows[:, -SHAPE_ROW_COLS + 1]
         cb = np.flatnonzero((unf == 0) & (back == 1))
@@ -165,9 +217,17 @@ def pick(rows: np.ndarray, players: int, unit: str = "turns", score_name: str = 
     return out
 
 
-def sample_replays(setup, games: int = SAMPLE_GAMES, jobs: int | None = None) -> list[Replay]:
+class Replays(list):
+    """The sampled replays (a list of ``Replay``) and ``notes``: a sentence for each pick
+    the sample could not make meaningfully (``margin_picks``), which the report prints
+    under its list of replays."""
+    notes: list[str] = []  # (set per instance by sample_replays)
+
+
+def sample_replays(setup, games: int = SAMPLE_GAMES, jobs: int | None = None) -> Replays:
     """The report's replays: a ``games``-game sample run of ``setup`` with its rows, the
-    picks, each traced, with its story (progress and lead) and telling moment."""
+    picks, each traced, with its story (progress and lead) and telling moment; and the
+    notes of the picks it could not make."""
     from cardlab.sim import runner
     from cardlab.sim.trace import trace
 
@@ -177,8 +237,9 @@ def sample_replays(setup, games: int = SAMPLE_GAMES, jobs: int | None = None) ->
     P = setup.players
     traces: dict[int, list[dict[str, Any]]] = {}
     stories: dict[int, Story] = {}
-    out = []
-    for name, i, why in pick(rows, P, game.length_unit, game.score_name):
+    out = Replays()
+    notes: list[str] = []
+    for name, i, why in pick(rows, P, game.length_unit, game.score_name, notes):
         if i not in traces:
             traces[i] = trace(setup, i)
             stories[i] = game_story(setup, i, traces[i])
@@ -186,6 +247,7 @@ def sample_replays(setup, games: int = SAMPLE_GAMES, jobs: int | None = None) ->
         out.append(Replay(name, i, why, int(r[0]), bool(r[1]),
                           [s for s in range(P) if (int(r[2]) >> s) & 1], [int(x) for x in r[3:3 + P]],
                           moment=find_moment(name, stories[i]), lines=traces[i], story=stories[i]))
+    out.notes = notes
     return out
 
 

@@ -725,7 +725,8 @@ def replays_html(s) -> list[str]:
                     f"<span class=\"muted\">(game {r['game_index']})</span>: {e(r['why'])}"
                     + (f" <span class=\"muted\">Opens at event {r['moment'] + 1}: {e(r['moment_why'])}</span>"
                        if r.get("moment") is not None else "") + "</li>" for r in rs)
-    return ["<h2>Replays</h2>", f"<p>{e(REPLAYS_NOTE)}</p>", f"<ul id=\"replays\">{items}</ul>"]
+    notes = [f"<p class=\"muted\">{e(n)}</p>" for n in s.get("replay_notes") or []]
+    return ["<h2>Replays</h2>", f"<p>{e(REPLAYS_NOTE)}</p>", f"<ul id=\"replays\">{items}</ul>", *notes]
 
 
 def replays_md(s) -> list[str]:
@@ -735,7 +736,7 @@ def replays_md(s) -> list[str]:
     return ["## Replays", "", REPLAYS_NOTE, ""] + [
         f"- [{r['title']}]({r['href']}) (game {r['game_index']}): {r['why']}"
         + (f" Opens at event {r['moment'] + 1}: {r['moment_why']}" if r.get("moment") is not None else "")
-        for r in rs] + [""]
+        for r in rs] + [""] + [x for n in s.get("replay_notes") or [] for x in (n, "")]
 
 
 def render_html(s, verdict_text, figs, command, tournament=None, variants=None, causal=None) -> str:
@@ -921,6 +922,7 @@ def build_report(result, command: str, out_dir, tournament=None, variants=None,
         link_findings(s["findings"], replays)
         link_findings(s["first_screen"], replays)
         s["replays"] = [r.to_dict() for r in replays]
+        s["replay_notes"] = list(getattr(replays, "notes", ()))  # picks the sample could not make
     hist = np.asarray(result.tally.finished_hist)
     text = verdict(s, causal)
     s["verdict_detail"] = details(s, causal)

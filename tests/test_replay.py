@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from cardlab.analysis.replay_picks import LINKS, margins, pick, sample_replays
+from cardlab.analysis.report import replays_html, replays_md
 from cardlab.analysis.replay_view import check_trace, read_trace, render_replay, viewer_data
 from cardlab.analysis.trace_zones import cards_in, seat_view, zone_info
 from cardlab.sim import runner
@@ -103,6 +104,50 @@ def test_lower_scores_win_and_scores_that_never_differ():
     rows = _rows([(10, 0, 1, 0, 0), (12, 0, 2, 0, 0)])
     assert margins(rows, 2)[2] == 0
     assert {n for n, _, _ in pick(rows, 2)} == {"typical", "longest", "seat0_win"}
+
+
+def test_no_margin_picks_when_the_score_does_not_rank_the_winners():
+    # Knock-Out Whist-like: the last seat standing wins, the score is tricks taken, so in
+    # 3 of the 4 single-winner games the winner took fewer tricks than another seat
+    rows = _rows([(10, 0, 8, 4, 19, 2, 8), (12, 0, 1, 9, 3, 2, 1), (11, 0, 4, 3, 12, 2, 9),
+                  (14, 0, 2, 5, 6, 14, 2)], players=4)
+    assert (margins(rows, 4)[1] < 0).sum() == 3
+    notes: list[str] = []
+    got = pick(rows, 4, "tricks", "tricks", notes)
+    assert {n for n, _, _ in got} == {"typical", "longest", "seat0_win"}
+    assert notes == ["No closest finish or most lopsided game: in 3 of the 4 single-winner finished games of a "
+                     "4-game sample the winner scored less than another seat, so the score (tricks) does not "
+                     "rank the winners."]
+    # the report says it under its list of replays, in both forms
+    s = {"replays": [{"name": n, "title": n, "why": why, "game_index": i, "href": f"replays/{n}.html"}
+                     for n, i, why in got], "replay_notes": notes}
+    assert replays_md(s)[-2:] == [notes[0], ""]
+    assert replays_html(s)[-1] == f'<p class="muted">{notes[0]}</p>'
+    # one such game in 20 (at most RANK_SHARE) is left out and said; never a negative "closest"
+    rows = _rows([(10, 0, 1, 5, 3)] * 9 + [(10, 0, 1, 5, 4)] + [(10, 0, 1, 9, 0)] * 9 + [(10, 0, 1, 2, 7)])
+    got = {n: (i, why) for n, i, why in pick(rows, 2)}
+    assert got["closest"][0] == 9 and got["lopsided"][0] == 10
+    assert got["closest"][1] == ("The closest finish of a 20-game sample (margin 1; 1 game in which the winner "
+                                 "scored less than another seat left out): seat 0 won, score 5 against the best "
+                                 "other seat's 4.")
+
+
+def test_equal_margins_make_one_pick_not_two():
+    # every single-winner game is won by 1; game 2 is shared
+    rows = _rows([(10, 0, 1, 5, 4), (20, 0, 2, 3, 4), (30, 0, 3, 5, 5), (15, 0, 2, 7, 8)])
+    notes: list[str] = []
+    got = pick(rows, 2, notes=notes)
+    names = [n for n, _, _ in got]
+    assert "closest" in names and "lopsided" not in names and notes == []
+    (i, why), = [(i, why) for n, i, why in got if n == "closest"]
+    assert i == 0 and why == ("Every one of the 3 single-winner finished games of a 4-game sample was won by the "
+                              "same margin, 1, so none is closer or more lopsided than another; this is the first: "
+                              "seat 0 won, score 5 against the best other seat's 4.")
+    # a single game with a margin: closest only
+    got = pick(_rows([(10, 0, 1, 5, 2), (12, 0, 3, 4, 4)]), 2)
+    assert [(n, i) for n, i, _ in got if n in ("closest", "lopsided")] == [("closest", 0)]
+    assert got[-2][2].startswith("The only single-winner finished game of a 2-game sample (margin 3), so there is "
+                                 "no most lopsided game apart from it")
 
 
 # ------------------------------------------------------------------ bad input
