@@ -228,11 +228,14 @@ def _learn(game_id, players, generations, games, every, eval_games, seed, jobs, 
     code = code_identity()
     model = None
     if resume and path.is_file():
-        old = models.load(path, game, P)
-        if old.info.get("settings") == settings.key() and old.info.get("code") == code:
+        old = models.load(path, None, P)  # its game is checked here; another encoding is trained afresh
+        if old.game != game.id:
+            raise InputError(f"model file {path} is for game '{old.game}', not '{game.id}': give another --out")
+        if (old.info.get("settings") == settings.key() and old.info.get("code") == code
+                and old.encoding == models.encoding(game) and old.n_features == len(game.feature_names())):
             model = old
         elif say:
-            say(f"{path}: made with other settings or code; training afresh")
+            say(f"{path}: made with other settings, code or observation encoding; training afresh")
     if model is None:
         model = models.new(game, P, settings=settings.key(), code=code)
     model.info["command"] = command_line(game.id, P, sets, generations, games, every, eval_games, seed, l2, hidden,

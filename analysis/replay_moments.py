@@ -20,9 +20,10 @@ first is none, a shared top in between does not count); the winner leads for goo
 the first turn of the final run of its lead (the decided point).  Which events belong to
 turn ``t``: the events' ``turn`` field where it counts the game's length, else a counter
 of the zones named for its unit (Block Tower's length is in rounds: ``round``, 0-based);
-``game_story`` keeps the first reading whose lead changes and decided point equal the
-fast path's row for the game (a test checks every shipped game), so the strip agrees
-with the pick's text ("the lead changed 14 times").
+``game_story`` keeps the first reading whose sole leader at the end of every turn is the
+one the fast path noted (``sim/trace.read_lead``; the conformance kit's ``lead_in_trace``
+check holds every game to it), so its lead changes and decided point are the game's row's
+and the strip agrees with the pick's text ("the lead changed 14 times").
 
 **The telling moment** of each pick (``find_moment``), an event index (0-based) and why:
 
@@ -43,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-import numpy as np
+from cardlab.sim.trace import read_lead, sole_leader, tables, turn_ends
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class Story:
     periods: list[int] | None = None
     frozen_from: int | None = None   # the first event of the final stretch without a card moving
     period_of: str = ""              # where ``periods`` was read: "turn", a zones counter, "event"
-    exact: bool = True               # its lead changes and decided point are the fast path's row's
+    exact: bool = True               # its leader at every turn's end is the one the fast path noted
     takes: list[Take] = field(default_factory=list)
     samples: list[tuple[int, int]] = field(default_factory=list)  # per turn 1..length: (event, leader)
 
@@ -125,27 +126,6 @@ class Story:
 
 
 # ------------------------------------------------------------------ the lead
-def sole_leader(values: Sequence[int]) -> int:
-    """The one seat with the highest progress, -1 when the top is shared."""
-    top = max(values)
-    return list(values).index(top) if list(values).count(top) == 1 else -1
-
-
-def samples(values: list[list[int]], periods: list[int], length: int) -> list[tuple[int, int]]:
-    """(event, sole leader) at the end of each turn 1..length: the turn's last event (a turn
-    without events keeps the one before; (-1, -1) before any event)."""
-    last: dict[int, int] = {}
-    for k, p in enumerate(periods):
-        last[p] = k
-    out, ev = [], -1
-    for p in sorted(x for x in last if x < 1):  # events before the first turn (the deal)
-        ev = max(ev, last[p])
-    for t in range(1, length + 1):
-        ev = last.get(t, ev)
-        out.append((ev, -1 if ev < 0 else sole_leader([v[ev] for v in values])))
-    return out
-
-
 def pin(values: list[list[int]], lo: int, hi: int, seat: int) -> int:
     """The first event in (lo, hi] from which ``seat`` is the sole leader through ``hi``:
     the play that gave it the lead (``hi`` itself when no event lies between)."""
@@ -160,7 +140,7 @@ def lead_story(story: Story) -> Story:
     story.samples, story.takes = [], []
     if not story.values or not story.periods:
         return story
-    story.samples = samples(story.values, story.periods, story.length)
+    story.samples = turn_ends(story.values, story.periods, story.length)
     leader = -1
     for t, (ev, code) in enumerate(story.samples, 1):
         if code != -1 and code != leader:
@@ -170,89 +150,29 @@ def lead_story(story: Story) -> Story:
     return story
 
 
-def candidate_periods(lines: list[dict[str, Any]], unit: str) -> list[tuple[str, list[int]]]:
-    """Readings of which turn (or round) of the game's length each event belongs to, best
-    first, as (where it is read, the reading): the events' ``turn`` field, then a zones
-    counter named for the unit (``round``); kept only when it never goes back and, in a
-    finished game, shifted so the last event falls in the game's last turn (shift 0 or 1:
-    a 0-based counter).  A capped game's length is the cap (a kernel may end a frozen table
-    early and report the cap), so there the reading is kept unshifted when it stays within it."""
-    events, result = lines[1:-1], lines[-1]
-    length = int(result.get("length") or 0)
-    key = unit[:-1] if unit.endswith("s") else unit
-    reads = [("turn", [e.get("turn") for e in events]),
-             (key, [e["state"].get(key) if isinstance(e.get("state"), dict) else None for e in events])]
-    out = []
-    for where, r in reads:
-        if not r or not all(isinstance(x, int) and not isinstance(x, bool) for x in r):
-            continue
-        if not all(a <= b for a, b in zip(r, r[1:])):
-            continue
-        shift = 0 if result.get("unfinished") else length - r[-1]
-        if shift in (0, 1) and r[-1] + shift <= length:
-            out.append((where, [x + shift for x in r]))
-    return out
-
-
 # ------------------------------------------------------------------ a traced game's story
-def snapshots(setup, index: int, events: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """(zone snapshot per event, fast-path row) of game ``index`` of ``setup`` played again
-    in trace mode; None when it has not ``events`` events (not the traced game)."""
-    from cardlab.sim import runner
-
-    game = setup.game
-    kernel = runner.warm(setup)
-    tally = game.tally.new(game.max_length(setup.rules))
-    rows = np.zeros((1, game.row_width), dtype=np.int64)
-    st = runner.play_kernel(setup, kernel, setup.arrays(), index, index + 1, tally, rows, max(events, 1))
-    n, _, snaps = game.trace_arrays(st)
-    if n != events:
-        return None
-    return np.array(snaps[:n]), rows[0]
-
-
 def game_story(setup, index: int, lines: list[dict[str, Any]]) -> Story:
     """The story of traced game ``index`` of ``setup`` (``lines``: its trace): every seat's
-    progress after every event and the lead, read as the fast path reads it."""
+    progress after every event and the lead, read as the fast path reads it
+    (``sim/trace.read_lead``)."""
     from cardlab.analysis.stuck import placement
-    from cardlab.sim.shape import ROW_COLS
 
     game, P = setup.game, setup.players
     events, result = lines[1:-1], lines[-1]
     story = Story(len(events), int(result["length"]), list(result["winners"]), bool(result["unfinished"]),
                   game.length_unit, game.progress_what)
-    progress = getattr(game.model(), "progress", None)
-    if progress is None or game.close_margin < 0 or not events:
+    lead = read_lead(setup, index, lines)
+    if lead is None:
         return story
-    got = snapshots(setup, index, len(events))
-    if got is None:
-        return story
-    snaps, row = got
-    L = game.layout
-    full = np.zeros(L.S_SIZE, dtype=np.int64)
-    values: list[list[int]] = [[0] * len(events) for _ in range(P)]
-    frozen_from, before = len(events) - 1, None
-    for k in range(len(events)):
-        full[:L.ZONES_END] = snaps[k]
-        for s in range(P):
-            values[s][k] = int(progress(full, s))
-        if story.unfinished:  # where the table froze (stuck.py's notion): capped games only
+    story.values, story.period_of, story.periods, story.exact = lead.values, lead.period_of, lead.periods, lead.exact
+    if story.unfinished:  # where the table froze (stuck.py's notion): capped games only
+        frozen_from, before = len(events) - 1, None
+        for k, full in enumerate(tables(game, lead.snaps)):
             now = placement(game.schema, full, P)
             if now != before:
                 frozen_from = k + 1  # a card moved at event k: no stretch yet
             before = now
-    story.values = values
-    story.frozen_from = frozen_from if story.unfinished and frozen_from < len(events) else None
-    want = (int(row[-ROW_COLS]), int(row[-ROW_COLS + 2]))  # lead changes, decided point (1/1000)
-    cands = candidate_periods(lines, game.length_unit) or [("event", list(range(1, len(events) + 1)))]
-    for where, periods in cands:
-        story.period_of, story.periods = where, periods
-        lead_story(story)
-        d = story.decided()
-        if story.unfinished or want == (story.lead_changes, 1000 * d // story.length if d else -1):
-            return story
-    story.period_of, story.periods = cands[0]  # no reading reproduces the row (not expected)
-    story.exact = False
+        story.frozen_from = frozen_from if frozen_from < len(events) else None
     return lead_story(story)
 
 

@@ -23,7 +23,7 @@ except ImportError:  # pragma: no cover - older typer on real click
 from cardlab.analysis import pipeline  # the report pipeline and its default sizes (imports nothing heavy)
 from cardlab.sim.errors import InputError, RunError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="Monte Carlo balance analysis for tabletop card games.")
 
 GamesOpt = typer.Option(10_000, "--games", "-n", help="Number of games to play.")
@@ -74,8 +74,9 @@ def games(as_json: bool = typer.Option(False, "--json", help="Print JSON.")):
         print(json.dumps([{"game": g.id, "title": g.title, "players": [g.min_players, g.max_players],
                            "default_players": g.default_players} for g in rows], indent=2))
         return
+    width = max(len(g.id) for g in rows)  # a designer's game may have a longer id
     for g in rows:
-        print(f"{g.id:12s} {g.min_players}-{g.max_players} players  {g.title}")
+        print(f"{g.id:{width}s} {g.min_players}-{g.max_players} players  {g.title}")
 
 
 @app.command()

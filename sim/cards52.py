@@ -21,6 +21,8 @@ The compiled helpers (fixed signatures, ``sim/jit.py``):
   ``stock``, shuffled with the game's chance stream (``sim/rng.shuffle``), ``n`` cards to
   each seat's mask (``st[hands + s]``) one at a time from seat 0 off the top; the cards
   left stay in the pile (a stock or a face-down kitty) and ``st[stock_n]`` counts them;
+  ``deal_masks_to(st, stock, stock_n, hands, seats, n)`` deals only to the seats whose bit
+  is set in ``seats`` (the seats still in a knock-out game);
 - ``follow_mask(hand, led)``: the cards a seat may play to a trick: its cards of the led
   suit, or its whole hand when it has none of them or leads (``led = NO_SUIT``);
 - ``beaters(best, trump)``: every card that beats ``best``, the card winning a trick so far
@@ -95,22 +97,35 @@ def rank_of(c):
 
 
 @helper("void(ST, int64, int64, int64, int64, int64)")
-def deal_masks(st, stock, stock_n, hands, players, n):
+def deal_masks_to(st, stock, stock_n, hands, seats, n):
     """Shuffle the 52 cards into the pile ``st[stock:stock + 52]`` (the game's chance
-    stream) and deal ``n`` to each seat's mask ``st[hands + s]`` (emptied first), one card
-    at a time from seat 0, off the top (the pile's end).  The ``52 - n * players`` cards
-    left stay at the bottom of the pile, counted by ``st[stock_n]``."""
+    stream) and deal ``n`` to the mask ``st[hands + s]`` (emptied first) of each seat ``s``
+    whose bit is set in ``seats``, one card at a time from the lowest seat, off the top
+    (the pile's end); the other seats' masks are left as they are (a knock-out game's seats
+    that are out).  The cards left stay at the bottom of the pile, counted by ``st[stock_n]``."""
     for c in range(NCARDS):
         st[stock + c] = c
     shuffle(st, stock, stock + NCARDS)
-    for s in range(players):
-        st[hands + s] = 0
+    m = seats
+    while m != 0:
+        st[hands + lowest(m)] = 0
+        m &= m - 1
     top = NCARDS
     for _ in range(n):
-        for s in range(players):
+        m = seats
+        while m != 0:
             top -= 1
-            st[hands + s] |= np.int64(1) << st[stock + top]
+            st[hands + lowest(m)] |= np.int64(1) << st[stock + top]
+            m &= m - 1
     st[stock_n] = top
+
+
+@helper("void(ST, int64, int64, int64, int64, int64)")
+def deal_masks(st, stock, stock_n, hands, players, n):
+    """``deal_masks_to`` every seat 0 .. players - 1: the 52 cards shuffled into the pile
+    at ``stock``, ``n`` to each seat's mask one at a time from seat 0, off the top; the
+    ``52 - n * players`` cards left stay at the bottom of the pile, counted by ``st[stock_n]``."""
+    deal_masks_to(st, stock, stock_n, hands, (np.int64(1) << players) - 1, n)
 
 
 @helper("int64(int64, int64)")

@@ -199,7 +199,7 @@ def load(path: Path, game=None, players: int | None = None) -> Model:
             raise InputError(f"model file {path} reads another observation encoding of {game.id} than "
                              f"this code's ({m.n_features} features, encoding {m.encoding}; this code: "
                              f"{len(game.feature_names())}, {encoding(game)}): retrain it with cardlab learn "
-                             f"{game.id} --players {m.players}")
+                             f"{game.id} --players {m.players} --out {path}")
     if players is not None and m.players != players:
         raise InputError(f"model file {path} is for {m.players} players, not {players}")
     return m

@@ -347,21 +347,37 @@ class Schema:
     def at(self, *names: str):
         """The offset of part ``name`` (``S_HANDS = S.at("hands")``); of several parts, a
         tuple (``S_PHASE, S_ACTOR = S.at("phase", "actor")``)."""
-        offsets = tuple(self.parts[n].offset for n in names)
+        offsets = tuple(self._named("part", n, self.parts, lambda: self.parts[n].offset) for n in names)
         return offsets[0] if len(offsets) == 1 else offsets
 
     def rule(self, *names: str):
         """The slot of rule ``name`` (``R_PLAYERS = S.rule("players")``); of several, a
         tuple (``R_PLAYERS, R_RANKS = S.rule("players", "ranks")``)."""
-        slots = tuple(self.parts["rules"].offset + self.rule_names.index(n) for n in names)
+        slots = tuple(self._named("rule slot", n, self.rule_names,
+                                  lambda: self.parts["rules"].offset + self.rule_names.index(n)) for n in names)
         return slots[0] if len(slots) == 1 else slots
 
     def decision(self, *names: str):
         """The number of decision ``name`` (``D_PLAY = S.decision("play")``), from 1; of
         several, a tuple (``D_PLAY, D_CALL = S.decision("play", "call")``)."""
         order = [d for d, _ in self.decisions]
-        numbers = tuple(order.index(n) + 1 for n in names)
+        numbers = tuple(self._named("decision", n, order, lambda: order.index(n) + 1) for n in names)
         return numbers[0] if len(numbers) == 1 else numbers
+
+    def _named(self, what: str, name: str, declared, value):
+        """``value()`` for a declared name.  A names block written before a part, rule slot
+        or decision was removed or renamed asks for one the schema no longer has: a one-line
+        SchemaError naming the fix, and while ``scripts/layout_names.py`` rewrites the block
+        (``CARDLAB_LAYOUT_NAMES=define``) a placeholder -1, so the layout imports."""
+        import os
+
+        if name in declared:
+            return value()
+        if os.environ.get("CARDLAB_LAYOUT_NAMES") == "define":
+            return -1
+        raise SchemaError(f"{self.game}: the layout's names block asks for the {what} '{name}', which the "
+                          f"schema does not declare (removed or renamed?): run python scripts/layout_names.py "
+                          f"{self.game} to rewrite the block")
 
     def names_block(self) -> str:
         """Every name the schema derives, as the assignments a layout module holds before

@@ -13,9 +13,12 @@ turn ``t`` is the table at the end of turn ``t``, after every consequence of its
 and before anything of the next turn (the next seat's automatic draws, say).  That is
 also exactly what a trace shows: the snapshot of the last event of turn ``t`` (or of an
 earlier turn when turn ``t`` had no event), which is how the tests recount these
-figures.  The engine's decision loop could not sample this: one ``step`` can end one
-turn and open the next (Crazy Eights draws for the next seat inside the step that ends
-a turn), so the loop only ever sees a turn already under way.
+figures and how the replay viewer draws the lead; so progress must not change between
+``turn_over(..., t)`` and the last event stamped ``t`` (the conformance kit's
+``lead_in_trace`` check; ``noted`` below reads the standings back).  The engine's
+decision loop could not sample this: one ``step`` can end one turn and open the next
+(Crazy Eights draws for the next seat inside the step that ends a turn), so the loop
+only ever sees a turn already under way.
 
 What is kept (the ``shape`` part of the state, cleared by the engine before each game;
 bounded, no per-game arrays): the last sole leader, the current standing and the turn it
@@ -154,6 +157,16 @@ def logged(st, o, t):
     if t >= st[o + H_SINCE]:
         return st[o + H_CODE]
     return (st[o + LOG + ((t - 1) >> 4)] >> (((t - 1) & 15) * 4)) & 15
+
+
+def noted(st, E, length: int) -> list[int | None]:
+    """The standing noted at the end of each turn 1..``length`` of the finished game just
+    played in ``st`` (``E``: the game's ``ENGINE``), read back from Python: the sole
+    leader's seat, -1 when the top was shared, None for a turn the log does not keep (past
+    its first ``LOG_TURNS`` turns, before the final standing began)."""
+    o = E.shape
+    since = int(st[o + H_SINCE])
+    return [int(logged(st, o, t)) - 1 if t <= LOG_TURNS or t >= since else None for t in range(1, length + 1)]
 
 
 @helper("void(ST, ST, EV, int64, ST, int64, int64, int64, int64, int64, boolean)")

@@ -40,7 +40,11 @@ The checks (``CHECKS``, in the order they run):
 - ``bad_knobs``: a bad value of every knob, and a player count out of range, is refused in
   one line that names it;
 - ``golden_trace``: game 3 of the default setup traces exactly as
-  ``tests/golden/traces/GAME.jsonl`` (written by ``python scripts/golden.py --trace GAME``).
+  ``tests/golden/traces/GAME.jsonl`` (written by ``python scripts/golden.py --trace GAME``);
+- ``shape_noted``: the shape columns of the per-game rows add up to the shape tallies;
+- ``lead_in_trace``: in a few traced games at the fewest, the default and the most
+  players, the sole leader the fast path noted at the end of every turn is the one the
+  trace's events show (the replay viewer's reading, ``sim/trace.read_lead``).
 """
 from __future__ import annotations
 
@@ -230,6 +234,59 @@ def check_shape_noted(game_id: str, games: int = 300) -> None:
     assert t.shape("decided") == (cols[:, 2] >= 0).sum() == t.decided_hist.sum()
     assert t.shape("half_led") > 0, ("no finished game had a sole leader at half-time: does kernel.py call "
                                      "shape.turn_over(st, ENGINE, progress, t) where a turn ends?")
+
+
+LEAD_RULE = ("progress(st, seat) must not change between shape.turn_over(st, ENGINE, progress, t) and the "
+             "last event stamped t: call turn_over for turn t before the turn counter moves on, as Crazy Eights' "
+             "turns() does (docs/game_reference.md, 'The progress score')")
+
+
+def check_lead_in_trace(game_id: str, games: int = 4, seed: int = 7) -> None:
+    """The standing the fast path noted at the end of every turn (``shape.turn_over``) is
+    the one the trace's events show, read as the replay viewer reads it
+    (``sim/trace.read_lead``: the sole leader after the turn's last event), in ``games``
+    seeded games at each of the fewest, the default and the most players."""
+    from cardlab.sim.trace import read_lead, trace
+
+    game = get_game(game_id)
+    finished = 0
+    for players in sorted({game.min_players, game.default_players, game.max_players}):
+        setup = runner.make_setup(game_id, players, None, None, seed)
+        for g in range(games):
+            lines = trace(setup, g)
+            lead = read_lead(setup, g, lines)
+            assert lead is not None, "no progress score declared: S.progress(...) in layout.py"
+            if lines[-1]["unfinished"]:
+                continue  # a capped game has no shape figures
+            finished += 1
+            t = lead.differs()
+            if t is not None:
+                raise AssertionError(_lead_slip(game, setup, g, lines, lead, t))
+    assert finished, f"{game_id}: every traced game hit the cap: no noted standing to compare"
+
+
+def _lead_slip(game, setup, g: int, lines: list[dict], lead, t: int) -> str:
+    """One message for a turn whose leader the trace reads unlike the fast path's note."""
+    def who(seat: int) -> str:
+        return "nobody (a shared top)" if seat < 0 else f"seat {seat}"
+
+    unit, length = game.length_unit.removesuffix("s"), int(lines[-1]["length"])
+    k, got = lead.ends[t - 1]
+    e = lines[1 + k]
+    stamp = f"stamped turn {e.get('turn')}" + (f", read as {unit} {t}" if lead.periods[k] != e.get("turn") else "")
+    by = f" of seat {e['player']}" if e.get("player") is not None else ""
+    if lead.period_of == "turn":
+        read = ""
+    elif lead.period_of == "event":
+        read = (" (the turn stamps go back, or the last is neither the game's length nor one less: each event "
+                "is read as a turn of its own)")
+    else:
+        read = f" (read by the zones' '{lead.period_of}' counter)"
+    return (f"{game.id}, {setup.players} players, seed {setup.seed}, game {g}: at the end of {unit} {t} of "
+            f"{length} the fast path noted {who(lead.noted[t - 1])} leading, but the trace's events say "
+            f"{who(got)}: after the last event of {unit} {t}{read}, event {k + 1} of {len(lines) - 2} "
+            f"('{e.get('action')}'{by}, {stamp}), the progress ({game.progress_what}) seat by seat is "
+            f"{[v[k] for v in lead.values]}. {LEAD_RULE}")
 
 
 def _cardlab() -> list[str]:
@@ -493,6 +550,7 @@ CHECKS: dict[str, Callable[[str], object]] = {
     "bad_knobs": check_bad_knobs,
     "golden_trace": check_golden_trace,
     "shape_noted": check_shape_noted,
+    "lead_in_trace": check_lead_in_trace,
 }
 
 

@@ -11,12 +11,25 @@ import sys
 
 import pytest
 
+from cardlab.sim import models
 from cardlab.sim.errors import InputError
 from cardlab.sim.knobs import fmt_number
 from cardlab.sim.registry import game_ids, get_game
 from cardlab.sim.runner import make_setup
 
 RANGE = re.compile(r"in \[([^\[\],]+), ([^\[\],]+)\]")
+
+
+def setup_accepts(gid: str, spec: str) -> None:
+    """The strategy spec on the command line is accepted.  A game that ships no learned
+    model yet (a designer's new game: ``cardlab new-game``, docs/adding_a_game.md section 9)
+    cannot set up ``learned`` or ``mcts:value=`` seats at all; their bounds are still parsed
+    (``Param.value``) by the callers."""
+    try:
+        make_setup(gid, None, None, spec, 1)
+    except InputError as e:
+        if "no learned model for" not in str(e) or models.find(gid, get_game(gid).default_players) is not None:
+            raise
 
 
 def cli(*args) -> str:
@@ -75,7 +88,7 @@ def test_every_strategy_parameter_accepts_its_printed_bounds(gid):
             for text, bound in zip(printed[0], (p.lo, p.hi)):
                 assert p.value(text, s.name) == bound, (gid, s.name, p.name, text)
                 # and on the command line: the strategy spec with the bound as printed
-                make_setup(gid, None, None, f"{s.name}:{p.name}={text}", 1)
+                setup_accepts(gid, f"{s.name}:{p.name}={text}")
                 checked += 1
             # the error for a value beyond the range prints the same bounds
             with pytest.raises(InputError) as e:
@@ -104,7 +117,7 @@ def check_flags(gid, s, p, line) -> bool:
     everything = "+".join(names)
     assert p.value(everything, s.name) == sum(bits.values()) <= p.hi
     for text in ("none", names[0], everything):
-        make_setup(gid, None, None, f"{s.name}:{p.name}={text}", 1)
+        setup_accepts(gid, f"{s.name}:{p.name}={text}")
     with pytest.raises(InputError) as e:
         p.value("nope", s.name)
     assert NAMES.findall(str(e.value)) == printed

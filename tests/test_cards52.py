@@ -49,6 +49,25 @@ def test_deal_masks_deals_n_disjoint_cards_to_each_seat_and_leaves_the_rest_in_t
     assert np.array_equal(again[hands:hands + players], st[hands:hands + players])  # the seed decides
 
 
+def test_deal_masks_to_deals_only_the_seats_named_and_all_seats_is_deal_masks():
+    """A knock-out game deals only its remaining seats: seats 0 and 2 of 4 here; the
+    others' words are untouched.  Every seat named is ``deal_masks`` card for card."""
+    st = np.zeros(200, dtype=np.int64)
+    seed_game(st, 5, 0)
+    stock, stock_n, hands = 60, 59, 120
+    st[hands:hands + 4] = [7, 8, 9, 10]
+    C.deal_masks_to(st, stock, stock_n, hands, 0b0101, 6)
+    assert [popcount(int(st[hands + s])) for s in (0, 2)] == [6, 6] and st[stock_n] == 40
+    assert (st[hands + 1], st[hands + 3]) == (8, 10)
+    assert int(st[hands]) & int(st[hands + 2]) == 0
+    a, b = np.zeros(200, dtype=np.int64), np.zeros(200, dtype=np.int64)
+    seed_game(a, 5, 1)
+    seed_game(b, 5, 1)
+    C.deal_masks(a, stock, stock_n, hands, 4, 5)
+    C.deal_masks_to(b, stock, stock_n, hands, 0b1111, 5)
+    assert np.array_equal(a, b)
+
+
 def test_a_seat_follows_the_suit_led_when_it_can_else_plays_anything():
     hand = M(["2H", "KH", "AC", "3S"])
     assert C.codes(C.follow_mask(hand, 2)) == ["2H", "KH"]

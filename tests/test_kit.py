@@ -2,6 +2,8 @@
 ``check_game`` names the game and the check that failed."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cardlab.sim.errors import InputError
@@ -70,6 +72,54 @@ def test_an_exception_inside_the_rules_is_a_named_failure(monkeypatch):
                                              r"'\w+' of seat \d: step with the listed action \(.*\) raised "
                                              r"IndexError: index 99"):
         testing.check_conservation("crazy_eights", games=1)
+
+
+def _late_events(turns: list[int]) -> list[int]:
+    """The first slip: what happens after ``turn_over(t)`` (the next deal, a knock-out, here
+    the next turn's first play or draw) still stamped t; the end keeps the last turn."""
+    return [b if 1 <= b < a else a for b, a in zip([turns[0]] + turns, turns[:-1])] + turns[-1:]
+
+
+def _noted_after(turns: list[int]) -> list[int]:
+    """The second slip: the standing noted just after the counter moved on, so turn t's
+    events carry t - 1 and only the end carries the last turn."""
+    return [t - 1 for t in turns[:-1]] + turns[-1:]
+
+
+@pytest.mark.parametrize("slip", [_late_events, _noted_after])
+def test_lead_in_trace_names_progress_that_moves_after_the_turn_is_noted(monkeypatch, slip):
+    """``lead_in_trace``: a game whose events are stamped unlike its ``shape.turn_over``
+    calls (progress changing after the turn is noted, under the same turn's stamp) is named
+    with the game, players, seed, turn, the leader noted against the leader the events say,
+    the rule and the fix.  Crazy Eights itself passes; the slips are made in its trace
+    decoding (the stamps the kernel writes), the seam a new game's slip shows through."""
+    from cardlab.sim import testing
+    from cardlab.sim.registry import get_game
+
+    assert list(CHECKS)[-2:] == ["shape_noted", "lead_in_trace"]  # every game's test file runs it
+    testing.check_lead_in_trace("crazy_eights")
+    game = get_game("crazy_eights")
+    real = game.decode_trace
+
+    def slipped(rules, players, st):
+        events = real(rules, players, st)
+        for e, t in zip(events, slip([e["turn"] for e in events])):
+            e["turn"] = t
+        return events
+
+    monkeypatch.setattr(game, "decode_trace", slipped)
+    with pytest.raises(AssertionError) as e:
+        check_game("crazy_eights", only=["lead_in_trace"])
+    msg = str(e.value)
+    assert re.fullmatch(
+        r"check_game\('crazy_eights'\): lead_in_trace failed: crazy_eights, \d players, seed 7, game \d+: at the "
+        r"end of turn (\d+) of \d+ the fast path noted (seat \d|nobody \(a shared top\)) leading, but the "
+        r"trace's events say (seat \d|nobody \(a shared top\)): after the last event of turn \1, event \d+ of "
+        r"\d+ \('\w+'( of seat \d)?, stamped turn \d+(, read as turn \1)?\), the progress \(minus the cards "
+        r"left in hand\) seat by seat is \[-?\d+(, -?\d+)+\]\. progress\(st, seat\) must not change between "
+        r"shape\.turn_over\(st, ENGINE, progress, t\) and the last event stamped t: call turn_over for turn t "
+        r"before the turn counter moves on, as Crazy Eights' turns\(\) does \(docs/game_reference\.md, "
+        r"'The progress score'\)", msg), msg
 
 
 @pytest.mark.parametrize("game_id", ["skyscraper", "smokestack", "five_towers", "three_up", "block_tower",

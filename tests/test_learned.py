@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -127,6 +128,23 @@ def test_training_is_reproducible_for_any_jobs_and_resumes(model_dirs):
     # a finished file is returned as it is; other settings train afresh
     again, _ = learn("crazy_eights", generations=2, jobs=1, out=model_dirs / "c.json", **kw)
     assert again.to_json() == c.to_json()
+    # a file of another observation encoding (the game's schema changed since) is trained
+    # afresh by the same command, as its error says, not refused again
+    stale = json.loads((model_dirs / "c.json").read_text())
+    stale["encoding"] = "0" * len(stale["encoding"])
+    (model_dirs / "c.json").write_text(json.dumps(stale))
+    with pytest.raises(InputError, match=f"retrain it with cardlab learn crazy_eights --players 2 --out "
+                       f"{re.escape(str(model_dirs / 'c.json'))}"):
+        models.load(model_dirs / "c.json", CE, 2)
+    retrained, _ = learn("crazy_eights", generations=1, jobs=1, out=model_dirs / "c.json", **kw)
+    fresh, _ = learn("crazy_eights", generations=1, jobs=1, out=model_dirs / "d.json", **kw)
+    assert len(retrained.generations) == 1 and np.array_equal(retrained.array(), fresh.array())
+    # a file of another game is refused, never overwritten
+    other = json.loads((model_dirs / "d.json").read_text())
+    other["game"] = "skyscraper"
+    (model_dirs / "d.json").write_text(json.dumps(other))
+    with pytest.raises(InputError, match="is for game 'skyscraper', not 'crazy_eights'"):
+        learn("crazy_eights", generations=1, jobs=1, out=model_dirs / "d.json", **kw)
 
 
 def test_shipped_models_load_and_match_the_code():

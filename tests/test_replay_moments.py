@@ -8,12 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardlab.analysis.replay_moments import (Moment, Story, candidate_periods, find_moment, game_story,
-                                             lead_story, snapshots)
+from cardlab.analysis.replay_moments import Moment, Story, find_moment, game_story, lead_story
 from cardlab.sim import runner
 from cardlab.sim.registry import game_ids
 from cardlab.sim.shape import ROW_COLS
-from cardlab.sim.trace import trace
+from cardlab.sim.trace import candidate_periods, snapshots, trace
 
 
 def story(values, periods, winners, *, unfinished=False, length=None, frozen_from=None):

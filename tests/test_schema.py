@@ -1,10 +1,12 @@
 """The game model's declarations: the state schema lays parts out without overlap and
 refuses bad ones at import, reads and writes states by name, knows what a seat cannot
 see; the strategy registry derives ids and refuses a strategy that misses a decision; the package installs under ``cardlab.`` only."""
+import importlib.util
 import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -313,6 +315,32 @@ def test_a_layout_assigns_every_name_and_seal_checks_it():
 
         text = importlib.import_module(f"cardlab.sim.{game_id}.layout").__file__
         assert "S_SIZE, EVW, DONE = S.size, S.evw, S.done" in open(text).read(), game_id
+
+
+def test_a_block_naming_a_removed_part_names_the_fix_and_the_script_rewrites_it(tmp_path, monkeypatch):
+    """A part, rule slot or decision removed after the block was written: the layout's
+    import is a one-line SchemaError naming the script (was a raw KeyError that stopped
+    the script too), and ``scripts/layout_names.py`` rewrites the block."""
+    S = _schema(decisions=(("play", "a"),))
+    stale = S.names_block().replace('S.at("hand", "draw"', 'S.at("hand", "gone"').replace(
+        'S_HAND, S_DRAW', 'S_HAND, S_GONE')
+    intact = stale.replace('"gone"', '"draw"')
+    for text, err in ((stale, "the part 'gone'"),
+                      (intact.replace('"hand_size")', '"ranks")'), "the rule slot 'ranks'"),
+                      (intact.replace('S.decision("play")', 'S.decision("bid")'), "the decision 'bid'")):
+        with pytest.raises(SchemaError, match=rf"toy: the layout's names block asks for {err}, which the schema "
+                           r"does not declare \(removed or renamed\?\): run python scripts/layout_names.py toy"):
+            exec(text, {"S": _schema(decisions=(("play", "a"),))})  # noqa: S102
+    monkeypatch.setenv("CARDLAB_LAYOUT_NAMES", "define")  # as the script sets it (undone after the test)
+    path = Path(__file__).resolve().parent.parent / "scripts" / "layout_names.py"
+    spec = importlib.util.spec_from_file_location("layout_names", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    ns = {"S": _schema(decisions=(("play", "a"),))}
+    exec(stale, ns)  # noqa: S102
+    ns["S"].seal(ns)
+    fixed = script.put_block(f"S = ...\n{stale}S.seal(globals())\n", ns["S"].names_block(), tmp_path / "layout.py")
+    assert '"gone"' not in fixed and 'S.at("hand", "draw"' in fixed
 
 
 def test_at_rule_and_decision_give_one_number_or_a_tuple():
