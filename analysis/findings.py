@@ -26,11 +26,14 @@ ALWAYS_PLAYED = 0.98    # ... or in over 98% of them
 COMEBACK = 0.15         # runaway leaders: the half-time leader loses in under 15% of games
 DECIDED_EARLY = 0.5     # decided early: the winner leads for good from before half the game
 SEVERITY = {3: "severe", 2: "notable", 1: "minor"}
+# every kind of finding, the names a game's ``findings_off`` may use (a test checks both ways)
+KINDS = ("seat_edge", "dominant_strategy", "unfinished", "causal_card", "never_played", "always_played",
+         "runaway_leader", "decided_early")
 
 
 @dataclass
 class Finding:
-    kind: str            # seat_edge, dominant_strategy, unfinished, causal_card, never_played, ...
+    kind: str            # one of KINDS
     severity: int        # 3 severe, 2 notable, 1 minor
     text: str
     value: float | None

@@ -107,3 +107,19 @@ def test_a_game_turns_off_a_generic_finding_that_does_not_fit_it():
     assert note.startswith("Not raised for this game: always played (a card counts as held once taken")
     assert note in "".join(findings_md(s)) and "findings-off" in "".join(findings_html(s))
     assert F.findings_off({"game": "nope"}) == {} and F.findings_off({}) == {}
+
+
+def test_findings_off_names_only_kinds_that_exist():
+    """``KINDS`` is every kind the module raises, and every game's ``findings_off`` names
+    only those: a misspelt kind would turn nothing off, silently."""
+    import inspect
+    import re
+
+    from cardlab.sim.registry import game_ids, get_game
+
+    src = inspect.getsource(F)
+    raised = set(re.findall(r'Finding\("(\w+)"', src)) | set(re.findall(r'"(\w+_played)", "', src))
+    assert raised == set(F.KINDS)
+    for gid in game_ids():
+        unknown = set(get_game(gid).findings_off) - set(F.KINDS)
+        assert not unknown, f"{gid}: findings_off names {sorted(unknown)}, not kinds of analysis/findings.KINDS"
