@@ -32,9 +32,11 @@ def _setup(game_id, players, sets, strategies, seed):
 
 def report_command(game_id, n_games, players, seed, sets, strategies, out,
                     tournament=None, tournament_games=None, pools=None, pools_games=None,
-                    causal_games=0, extra=(), strong=None, strong_games=None) -> str:
+                    causal_games=0, extra=(), strong=None, strong_games=None, causal_default=0) -> str:
     """The canonical command line that reproduces a report (``--jobs`` never changes a result);
-    ``extra``: further options, named before ``--out`` (which comes last)."""
+    ``extra``: further options, named before ``--out`` (which comes last); ``causal_default``:
+    the causal games the command would play without ``--causal-games`` (so an explicit 0
+    is kept)."""
     import shlex
 
     args = ["cardlab", "report", game_id, "--games", str(n_games)]
@@ -51,7 +53,7 @@ def report_command(game_id, n_games, players, seed, sets, strategies, out,
         args += ["--pools", pools]
     if pools_games is not None:
         args += ["--pools-games", str(pools_games)]
-    if causal_games:
+    if causal_games or causal_default:
         args += ["--causal-games", str(causal_games)]
     if strong is not None:
         args += ["--strong", strong]
@@ -337,13 +339,19 @@ def run_report(game, n_games, players, seed, jobs, sets, strategies, out=None, t
         check_strategies(tournament)  # bad names fail before any game is played
         if not (1 <= tournament_games <= runner.MAX_GAMES):
             raise InputError(f"bad --tournament-games {tournament_games}: allowed 1 to {runner.MAX_GAMES:,}")
-    if causal_games is None:  # on by default, at a size that stays a small share of the report
-        causal_games = 0 if setup.searches else causal_games_for(n_games)
+    # on by default, at a size that stays a small share of the report; off for a game that
+    # declares no start cards to give (S.give) and for search seats
+    causal_default = 0 if setup.searches or not setup.game.schema.give_start else causal_games_for(n_games)
+    if causal_games is None:
+        causal_games = causal_default
     if not (0 <= causal_games <= runner.MAX_GAMES):
         raise InputError(f"bad --causal-games {causal_games}: allowed 0 (off) to {runner.MAX_GAMES:,}")
     if causal_games and setup.searches:
         raise InputError("--causal-games plays the heuristics: the search player mcts cannot be a "
                          "seat's strategy there")
+    if causal_games and not setup.game.schema.give_start:
+        raise InputError(f"--causal-games {causal_games}: game '{setup.game.id}' does not say where a card can "
+                         "be given (its schema declares no S.give), so it has no causal card power: use 0")
     budgets = None
     if with_ladder:
         from cardlab.analysis.ladder import parse_budgets
@@ -397,7 +405,7 @@ def run_report(game, n_games, players, seed, jobs, sets, strategies, out=None, t
         ["--variant-games", str(vg)] if variant_games is not None else [])
     command = report_command(setup.game.id, n_games, players, seed, sets, strategies, out,
                              tournament, tournament_games, pools, pools_games, causal_games, extra,
-                             strong, strong_games)
+                             strong, strong_games, causal_default)
     replays = replays_for_report(setup, rg, jobs)
     paths = build_report(result, command, out, tournament=t, variants=variants,
                          pools=pool_result, stuck=stuck, causal=causal, ladder=lad, restricted=res_r,

@@ -17,6 +17,7 @@ replaces the block (or puts it before ``S.seal(globals())``).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -39,9 +40,16 @@ def put_block(text: str, block: str, path: Path) -> str:
 
 
 def write(game_id: str) -> Path:
-    mod = importlib.import_module(f"cardlab.sim.{game_id}.layout")
-    path = Path(mod.__file__)
-    path.write_text(put_block(path.read_text(), mod.S.names_block(), path))
+    """Rewrite the block of ``sim/GAME/layout.py``.  The layout is run from its file alone,
+    not imported as part of its package: the game's ``__init__.py`` may still use names
+    the block is about to change (a part renamed a moment ago)."""
+    spec = importlib.util.find_spec(f"cardlab.sim.{game_id}")  # imports cardlab.sim only
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"no game package cardlab.sim.{game_id}")
+    path = Path(list(spec.submodule_search_locations)[0]) / "layout.py"
+    ns: dict = {"__name__": f"cardlab.sim.{game_id}.layout", "__file__": str(path)}
+    exec(compile(path.read_text(), str(path), "exec"), ns)  # noqa: S102 - the layout, as its import runs it
+    path.write_text(put_block(path.read_text(), ns["S"].names_block(), path))
     return path
 
 

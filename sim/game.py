@@ -27,7 +27,7 @@ import numpy as np
 
 from cardlab.sim.errors import InputError
 from cardlab.sim.knobs import Knob, resolve
-from cardlab.sim.schema import KIND_BIT
+from cardlab.sim.schema import KIND_BIT, SchemaError
 from cardlab.sim.tally import SHAPE_ROW_COLS, TallyLayout
 from cardlab.sim.strategy_spec import Strategy
 
@@ -262,6 +262,13 @@ class Game:
         action commits)."""
         kinds = getattr(self.layout, "RESTRICT_KINDS", ())
         types = self.restriction_types() if rules is None else self.card_types(rules)
+        clash = [(t, name) for t, name in types if t >= KIND_BIT] if kinds else []
+        if clash:
+            t, name = clash[0]
+            raise SchemaError(f"{self.id}: card type {t} ('{name}') would share a restriction bit with an action "
+                              f"kind: restricted play (mcts:never=) gives card type t bit t and action kind i "
+                              f"(RESTRICT_KINDS: {', '.join(kinds)}) bit {KIND_BIT} + i (sim/schema.KIND_BIT); declare "
+                              f"RESTRICT_KINDS = () in layout.py, or count at most {KIND_BIT} card types (card_types)")
         return ([(name.replace(" ", "_"), float(2 ** t)) for t, name in types]
                 + [(k, float(2 ** (KIND_BIT + i))) for i, k in enumerate(kinds)])
 

@@ -329,14 +329,16 @@ class Schema:
             raise SchemaError(f"{self.game}: no rule slots declared")
         self.sealed = True
         self.check()
+        self.check_hidden_numbers()
         if namespace is not None:
             consts = self.constants()
+            define = os.environ.get("CARDLAB_LAYOUT_NAMES") == "define"  # the block is being rewritten
             clash = [k for k in consts if k in namespace and not _same(namespace[k], consts[k])]
-            if clash:
+            if clash and not define:
                 raise SchemaError(f"{self.game}: the layout module assigns {', '.join(clash)} differently "
                                   "from the schema: offsets come from the schema only")
             missing = [k for k in consts if k not in namespace]
-            if missing and os.environ.get("CARDLAB_LAYOUT_NAMES") == "define":
+            if missing and define:
                 namespace.update({k: consts[k] for k in missing})
             elif missing:
                 raise SchemaError(f"{self.game}: the layout does not assign {', '.join(missing[:8])}"
@@ -419,6 +421,24 @@ class Schema:
             raise SchemaError(f"{self.game}: parts end at {end}, the state has {self.size} words")
         if (self.parts["rng"].offset, self.parts["seat_rng"].offset, self.parts["seed"].offset) != (0, SEAT_RNG, SEED_AT):
             raise SchemaError(f"{self.game}: the generators must come first, as sim/rng.py expects")
+
+    def check_hidden_numbers(self) -> None:
+        """A number among the zones hidden from other seats (a seat's secret chips) is
+        neither re-dealt nor cleared by a re-deal: only a game whose hidden ``TABLE`` zone
+        has re-deal hooks (``zone_cards``, ``table_put``: 3UP's counts of a hand by type)
+        re-makes such numbers.  Without one, the search player's worlds would keep their
+        true values, so it is refused here, naming the ways to declare it."""
+        numbers = [p.name for p in self.parts.values()
+                   if p.section == "zones" and p.encoding == VALUES and p.visible != PUBLIC]
+        tables = [p.name for p in self.parts.values()
+                  if p.section == "zones" and p.encoding == TABLE and p.visible != PUBLIC]
+        if numbers and not tables:
+            raise SchemaError(
+                f"{self.game}: '{numbers[0]}' is a number hidden from other seats among the zones, and "
+                "no re-deal re-makes it: the search player's worlds would keep its true value. Declare it "
+                "public, or after end_zones() (S.book: a re-deal clears it, or re-make it in the game's "
+                "after_redeal with derived=True), or as part of a hidden TABLE zone whose hooks re-deal it "
+                "(docs/game_reference.md, hidden numbers)")
 
     @property
     def trace_row(self) -> int:

@@ -386,3 +386,25 @@ def test_the_unverified_deck_carries_its_caveat_in_the_variant_tables():
     # a table without the deck says nothing of it
     assert variant_notes(s, [("deck=seed74", s)]) == []
 
+
+
+def test_the_reproduce_command_keeps_an_explicit_no_causal_and_a_game_without_give_defaults_to_none(monkeypatch):
+    """``report_command``: ``--causal-games 0`` stays in the command when the report would
+    otherwise play causal games (the printed command re-made the report with them), and is
+    left out where 0 is the default.  A game whose schema declares no ``S.give`` (a seat
+    starts with no cards: No Thanks!) plays none by default, and an explicit request is one
+    line naming why, before any game."""
+    from cardlab.analysis import pipeline
+    from cardlab.sim.errors import InputError
+    from cardlab.sim.registry import get_game
+
+    cmd = pipeline.report_command("skyscraper", 1000, None, 1, None, None, "out", causal_games=0, causal_default=200)
+    assert "--causal-games 0 --out out" in cmd
+    assert "--causal-games" not in pipeline.report_command("skyscraper", 1000, None, 1, None, None, "out")
+    assert "--causal-games 200" in pipeline.report_command("skyscraper", 1000, None, 1, None, None, "out",
+                                                           causal_games=200, causal_default=200)
+    schema = get_game("skyscraper").schema
+    monkeypatch.setattr(schema, "give_start", ())
+    with pytest.raises(InputError, match=r"--causal-games 5: game 'skyscraper' does not say where a card can be "
+                       r"given \(its schema declares no S.give\), so it has no causal card power: use 0"):
+        pipeline.run_report("skyscraper", 10, 2, 1, None, None, None, causal_games=5, quiet=True)

@@ -81,6 +81,22 @@ def test_bad_restrictions_are_refused_in_one_line():
     assert get_game("skyscraper").all_strategies["mcts"].row({"never": "J+DOG"})[3] == 3.0
 
 
+def test_more_card_types_than_the_kind_bit_with_action_kinds_is_named(monkeypatch):
+    """Card type t restricts by bit t and action kind i by bit KIND_BIT + i: a designer's
+    game with 33 card types (No Thanks!: cards 3..35) and an action kind would give both one
+    bit, and restricting the card would restrict the kind.  Named, with the fix."""
+    from cardlab.sim.schema import KIND_BIT, SchemaError
+
+    game = get_game("crazy_eights")
+    monkeypatch.setattr(type(game), "card_types", lambda self, rules: [(t, str(t + 3)) for t in range(KIND_BIT + 1)])
+    with pytest.raises(SchemaError, match=rf"crazy_eights: card type {KIND_BIT} \('{KIND_BIT + 3}'\) would share a "
+                       r"restriction bit with an action kind: .* \(RESTRICT_KINDS: draw\) bit 32 \+ i .* declare "
+                       r"RESTRICT_KINDS = \(\) in layout.py"):
+        game.restriction_names()
+    monkeypatch.setattr(game.layout, "RESTRICT_KINDS", ())
+    assert len(game.restriction_names()) == KIND_BIT + 1  # without action kinds every type has its own bit
+
+
 def test_a_search_that_wins_more_when_restricted_is_called_too_weak():
     from cardlab.analysis.restricted import _verdict, too_weak
 

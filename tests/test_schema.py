@@ -391,3 +391,61 @@ def test_finish_writes_the_result_where_the_engine_reads_it():
     assert (st[E.mask], st[E.length], st[E.unfinished], st[E.end], st[E.phase]) == (0b101, 12, 1, 1, 0)
     finish(st, E, 0b010, 9, False, 0)
     assert (st[E.mask], st[E.length], st[E.unfinished], st[E.end], st[E.phase]) == (0b010, 9, 0, 0, 0)
+
+
+def test_a_secret_number_no_re_deal_re_makes_is_refused():
+    """A seat's secret chips declared among the zones (``S.seats(..., visible=OWNER)``) would
+    keep their true values in the search player's worlds: refused at seal, naming the ways
+    to declare it; after end_zones (a re-deal clears it) it is accepted."""
+    def toy(after_zones: bool):
+        S = Schema("toy", maxp=3, n_types=4, events=("deal",), ends=("win",), decisions=(("play", "a"),))
+        S.rules("players")
+        S.counter("deck_n", "cards in the deck")
+        if not after_zones:
+            S.seats("chips", "the seat's chips, kept secret", visible=OWNER)
+        S.zone("deck", 10, "the deck", visible=NOBODY, encoding=PILE, count="deck_n")
+        S.end_zones()
+        if after_zones:
+            S.seats("chips", "the seat's chips, kept secret", visible=OWNER)
+        return S
+
+    with pytest.raises(SchemaError, match=r"toy: 'chips' is a number hidden from other seats among the zones, "
+                       r"and no re-deal re-makes it: the search player's worlds would keep its true value\. "
+                       r"Declare it public, or after end_zones\(\)"):
+        toy(False).seal()
+    S = toy(True).seal()
+    assert any(row[0] == S.parts["chips"].offset for row in S.clear_table())  # a re-deal clears it
+
+
+def test_the_names_script_rewrites_a_layout_whose_package_does_not_import(tmp_path, monkeypatch):
+    """A part renamed in ``layout.py`` while ``__init__.py`` still uses the old name: the
+    script runs the layout from its file alone (importing the package failed with an
+    AttributeError before) and rewrites the block."""
+    import cardlab.sim
+
+    game = tmp_path / "toygame"
+    game.mkdir()
+    (game / "__init__.py").write_text("from cardlab.sim.toygame.layout import S_GONE  # the old name\n")
+    body = textwrap.dedent('''\
+        from cardlab.sim.schema import NOBODY, PILE, Schema
+        S = Schema("toy", maxp=2, n_types=3, events=("deal",), ends=("win",), decisions=(("play", "a"),))
+        S.rules("players")
+        S.counter("deck_n", "cards in the deck")
+        S.zone("deck", 9, "the deck", visible=NOBODY, encoding=PILE, count="deck_n")
+        S.end_zones()
+        ''')
+    ns: dict = {}
+    exec(body, ns)  # noqa: S102
+    stale = ns["S"].names_block().replace('S_DECK_N, S_DECK = S.at("deck_n", "deck")',
+                                          'S_GONE, S_DECK = S.at("gone", "deck")')
+    assert "S_GONE" in stale
+    (game / "layout.py").write_text(body + stale + "S.seal(globals())\n")
+    monkeypatch.setattr(cardlab.sim, "__path__", [*cardlab.sim.__path__, str(tmp_path)])
+    monkeypatch.setenv("CARDLAB_LAYOUT_NAMES", "define")
+    path = Path(__file__).resolve().parent.parent / "scripts" / "layout_names.py"
+    spec = importlib.util.spec_from_file_location("layout_names", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.write("toygame") == game / "layout.py"
+    text = (game / "layout.py").read_text()
+    assert '"gone"' not in text and 'S_DECK_N, S_DECK = S.at("deck_n", "deck")' in text
