@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import html
 import json
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,7 @@ from cardlab.analysis.card_faces import css as faces_css
 from cardlab.analysis.card_faces import faces
 from cardlab.analysis.play_words import describe_event
 from cardlab.analysis.trace_zones import cards_in, seat_view, zone_info
-from cardlab.analysis.visibility import mask_event, visible_lists  # the lists seen_cards compares
+from cardlab.analysis.visibility import mask_event, seen_lists, unique_deck, visible_lists
 from cardlab.sim.errors import InputError
 
 
@@ -101,19 +100,16 @@ def result_text(result: dict[str, Any], labels: list[str]) -> str:
 def event_texts(game, events: list[dict[str, Any]], players: int, labels: list[str],
                 info: dict[str, dict[str, Any]], codes: set[str]) -> list[list[str]]:
     """Every event in words: as everyone sees it, then as each seat sees it (the cards the
-    seat did not see move shown as ``?``, exactly ``cardlab play``'s ``seen_cards`` rule:
-    the cards of every visible list an event changed; each view's lists are read once,
-    so a 4,000-event game stays quick)."""
+    seat did not see shown as ``?``, exactly ``cardlab play``'s ``seen_cards`` rule: the
+    cards of every visible list an event changed, and with a ``unique_deck`` every card in
+    view; each view's lists are read once, so a 4,000-event game stays quick)."""
     out = [[describe_event(ev, -1, labels)] for ev in events]
+    unique = bool(events) and unique_deck(game, events[0]["state"])
     for s in range(players):
         before: dict = {}
         for k, ev in enumerate(events):
             after = visible_lists(seat_view(game, ev["state"], players, s, info))
-            seen: Counter = Counter()
-            for key in set(before) | set(after):
-                if before.get(key) != after.get(key):
-                    seen |= before.get(key, Counter()) | after.get(key, Counter())
-            out[k].append(describe_event(mask_event(ev, codes, seen), s, labels))
+            out[k].append(describe_event(mask_event(ev, codes, seen_lists(before, after, unique)), s, labels))
             before = after
     return out
 

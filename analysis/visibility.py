@@ -36,16 +36,32 @@ def visible_lists(obs_zones: dict) -> dict:
     return out
 
 
-def seen_cards(before: dict, after: dict) -> Counter:
-    """The cards of every visible zone an event changed (before and after it): the cards the
-    seat saw move. A card that went from one hidden zone to another (a bot's draw) is not
-    among them."""
-    vb, va = visible_lists(before), visible_lists(after)
+def unique_deck(game, zones: dict) -> bool:
+    """Every card code of the deck names one card (a 52-card deck, No Thanks!'s 3..35; not
+    3UP's copies of a number): a card the seat sees in any zone is then the card any event
+    names with its code."""
+    census = zone_census(game, zones)
+    return bool(census) and max(census.values()) == 1
+
+
+def seen_lists(vb: dict, va: dict, unique: bool = False) -> Counter:
+    """``seen_cards`` over the visible lists before and after an event (``visible_lists``)."""
     out: Counter = Counter()
     for k in set(vb) | set(va):
         if vb.get(k) != va.get(k):
             out |= vb.get(k, Counter()) | va.get(k, Counter())
+        elif unique:
+            out |= va[k]
     return out
+
+
+def seen_cards(before: dict, after: dict, unique: bool = False) -> Counter:
+    """The cards of every visible zone an event changed (before and after it): the cards the
+    seat saw move. A card that went from one hidden zone to another (a bot's draw) is not
+    among them. With a ``unique_deck``, also every card the seat sees after it: an event
+    naming the face-up card it passed on (No Thanks!) names a card in plain view; with
+    copies of a code, a card in view may not be the one a hidden move names."""
+    return seen_lists(visible_lists(before), visible_lists(after), unique)
 
 
 def mask_event(ev: dict, codes: set[str], seen: Counter) -> dict:

@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Iterator
 import numpy as np
 
 from cardlab.analysis.play_words import describe_action, describe_event
-from cardlab.analysis.visibility import card_codes, mask_event, seen_cards
+from cardlab.analysis.visibility import card_codes, mask_event, seen_cards, unique_deck
 from cardlab.sim.rng import seed_game
 from cardlab.sim.runner import Setup
 from cardlab.sim.schema import DONE
@@ -206,13 +206,14 @@ def play(setup: Setup, seat: int, index: int, read: Callable[[str], str],
     choose = chooser(game)
     t = Table(setup, index)
     codes = card_codes(game, t.st, P)
+    unique = unique_deck(game, game.zones(t.st[:game.layout.ZONES_END], P))
     obs_before: dict = {}  # before the deal the seat has seen nothing
 
     def tell(events):
         nonlocal obs_before
         for ev, snap in events:
             after = game.observation(_padded(game, snap), seat)["zones"]
-            write("  " + describe_event(mask_event(ev, codes, seen_cards(obs_before, after)), seat, labels))
+            write("  " + describe_event(mask_event(ev, codes, seen_cards(obs_before, after, unique)), seat, labels))
             obs_before = after
 
     write(f"{game.title}: game {index} of seed {setup.seed}, {P} players; you are seat {seat}, "

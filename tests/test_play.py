@@ -130,6 +130,20 @@ def test_bots_hidden_draws_are_masked():
     assert mask_event(ev, {"7H", "5C", "3D"}, seen_cards(drew, played))["card"] == "7H"
 
 
+def test_a_card_in_plain_view_is_named_when_every_code_is_one_card():
+    """No Thanks!: a bot passes on the face-up card (nothing moves but a chip), and the
+    event names it; with a deck of one card per code the seat sees it, so it is not ``?``.
+    With copies of a code (3UP) a card in view may not be the one an event names: masked."""
+    before = {"offer": ["17"], "hands": [["5"], ["9"]], "deck": {"hidden": 20}}
+    after = dict(before)
+    ev = {"type": "event", "player": 1, "action": "pass", "card": "17"}
+    assert mask_event(ev, {"17", "5", "9"}, seen_cards(before, after, unique=True))["card"] == "17"
+    assert mask_event(ev, {"17", "5", "9"}, seen_cards(before, after))["card"] == "?"
+    drew = {"offer": ["17"], "hands": [["5"], {"hidden": 2}], "deck": {"hidden": 19}}
+    ev = {"type": "event", "player": 1, "action": "draw", "card": "21"}
+    assert mask_event(ev, {"17", "21"}, seen_cards(before, drew, unique=True))["card"] == "?"  # not in view
+
+
 def test_bad_input_asks_again_and_quit_and_eof_exit_cleanly(tmp_path):
     save = tmp_path / "g.jsonl"
     code, out, _ = play(["crazy_eights", "--seed", "2", "--save", str(save)], "x\n0\n99\n\nq\n")
