@@ -992,10 +992,15 @@ def history(args: Optional[List[str]] = typer.Argument(
 
 def main() -> None:
     """Console entry point: one clear line and exit 2 for any bad input."""
+    from cardlab.sim.schema import SchemaError
+
     try:
         rc = app(standalone_mode=False)
     except InputError as e:
         print(f"cardlab: error: {e}", file=sys.stderr)
+        sys.exit(2)
+    except SchemaError as e:  # a game's own declaration (a designer's layout): one line, not a traceback
+        print(f"cardlab: error in the game's declaration: {e}", file=sys.stderr)
         sys.exit(2)
     except RunError as e:
         print(f"cardlab: run failed: {e}", file=sys.stderr)

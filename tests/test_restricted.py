@@ -81,7 +81,7 @@ def test_bad_restrictions_are_refused_in_one_line():
     assert get_game("skyscraper").all_strategies["mcts"].row({"never": "J+DOG"})[3] == 3.0
 
 
-def test_more_card_types_than_the_kind_bit_with_action_kinds_is_named(monkeypatch):
+def test_more_card_types_than_the_kind_bit_with_action_kinds_is_named(monkeypatch, capsys):
     """Card type t restricts by bit t and action kind i by bit KIND_BIT + i: a designer's
     game with 33 card types (No Thanks!: cards 3..35) and an action kind would give both one
     bit, and restricting the card would restrict the kind.  Named, with the fix."""
@@ -93,6 +93,15 @@ def test_more_card_types_than_the_kind_bit_with_action_kinds_is_named(monkeypatc
                        r"restriction bit with an action kind: .* \(RESTRICT_KINDS: draw\) bit 32 \+ i .* declare "
                        r"RESTRICT_KINDS = \(\) in layout.py"):
         game.restriction_names()
+    # on the command line: one line, exit 2, not a traceback
+    from cardlab import cli
+
+    monkeypatch.setattr(sys, "argv", ["cardlab", "strategies", "crazy_eights"])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.startswith("cardlab: error in the game's declaration: crazy_eights: card type")
+    assert err.count("\n") == 1
     monkeypatch.setattr(game.layout, "RESTRICT_KINDS", ())
     assert len(game.restriction_names()) == KIND_BIT + 1  # without action kinds every type has its own bit
 
