@@ -97,4 +97,8 @@ def test_readme_games_table_matches_the_registry(page):
     rows = dict(re.findall(r"^\| `(\w+)` \| (\d+–\d+) \|", text, flags=re.M))
     for gid in game_ids():
         g = get_game(gid)
-        assert rows.get(gid) == f"{g.min_players}–{g.max_players}", gid
+        want = f"{g.min_players}–{g.max_players}"
+        assert rows.get(gid) == want, (
+            f"{page}: the games table has no row for {gid} with its players {want} (a new game: add "
+            f"| `{gid}` | {want} | ... |, docs/adding_a_game.md section 9)" if gid not in rows else
+            f"{page}: {gid} takes {want} players, its row says {rows[gid]}")
