@@ -221,7 +221,10 @@ class Replays(list):
     """The sampled replays (a list of ``Replay``) and ``notes``: a sentence for each pick
     the sample could not make meaningfully (``margin_picks``), which the report prints
     under its list of replays."""
-    notes: list[str] = []  # (set per instance by sample_replays)
+
+    def __init__(self, replays=(), notes=()):
+        super().__init__(replays)
+        self.notes: list[str] = list(notes)
 
 
 def sample_replays(setup, games: int = SAMPLE_GAMES, jobs: int | None = None) -> Replays:
@@ -238,8 +241,7 @@ def sample_replays(setup, games: int = SAMPLE_GAMES, jobs: int | None = None) ->
     traces: dict[int, list[dict[str, Any]]] = {}
     stories: dict[int, Story] = {}
     out = Replays()
-    notes: list[str] = []
-    for name, i, why in pick(rows, P, game.length_unit, game.score_name, notes):
+    for name, i, why in pick(rows, P, game.length_unit, game.score_name, out.notes):
         if i not in traces:
             traces[i] = trace(setup, i)
             stories[i] = game_story(setup, i, traces[i])
@@ -247,7 +249,6 @@ def sample_replays(setup, games: int = SAMPLE_GAMES, jobs: int | None = None) ->
         out.append(Replay(name, i, why, int(r[0]), bool(r[1]),
                           [s for s in range(P) if (int(r[2]) >> s) & 1], [int(x) for x in r[3:3 + P]],
                           moment=find_moment(name, stories[i]), lines=traces[i], story=stories[i]))
-    out.notes = notes
     return out
 
 

@@ -117,8 +117,8 @@ def candidate_periods(lines: list[dict[str, Any]], unit: str) -> list[tuple[str,
     return out
 
 
-def snapshots(setup: Setup, index: int, events: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """(zone snapshot per event, fast-path row, final state) of game ``index`` of ``setup``
+def snapshots(setup: Setup, index: int, events: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(zone snapshot per event, final state) of game ``index`` of ``setup``
     played again in trace mode; None when it has not ``events`` events (not the traced game)."""
     game = setup.game
     kernel = runner.warm(setup)
@@ -128,7 +128,7 @@ def snapshots(setup: Setup, index: int, events: int) -> tuple[np.ndarray, np.nda
     n, _, snaps = game.trace_arrays(st)
     if n != events:
         return None
-    return np.array(snaps[:n]), rows[0], st
+    return np.array(snaps[:n]), st
 
 
 def tables(game, snaps: np.ndarray) -> Iterator[np.ndarray]:
@@ -146,7 +146,6 @@ class TraceLead:
     """What a traced game's events say of the lead, beside what the fast path noted."""
     values: list[list[int]]          # values[s][k]: seat s's progress after event k
     snaps: np.ndarray                # the zone snapshot after each event
-    row: np.ndarray                  # the fast path's row of the game
     noted: list[int | None]          # the fast path's standing at the end of turns 1..length (shape.noted;
                                      # empty for a capped game: it has no figures to agree with)
     period_of: str = "event"         # where ``periods`` was read: "turn", a zones counter, "event"
@@ -180,19 +179,20 @@ def read_lead(setup: Setup, index: int, lines: list[dict[str, Any]]) -> TraceLea
     got = snapshots(setup, index, len(events))
     if got is None:
         return None
-    snaps, row, st = got
+    snaps, st = got
     values = [[0] * len(events) for _ in range(setup.players)]
     for k, full in enumerate(tables(game, snaps)):
         for s in range(setup.players):
             values[s][k] = int(progress(full, s))
     length = int(result["length"])
     noted = [] if result["unfinished"] else shape.noted(st, game.layout.ENGINE, length)
-    lead = TraceLead(values, snaps, row, noted)
+    lead = TraceLead(values, snaps, noted)
     cands = candidate_periods(lines, game.length_unit) or [("event", list(range(1, len(events) + 1)))]
+    first = None
     for where, periods in cands:
         lead.period_of, lead.periods, lead.ends = where, periods, turn_ends(values, periods, length)
         if lead.exact:
             return lead
-    where, periods = cands[0]  # no reading agrees with the fast path
-    lead.period_of, lead.periods, lead.ends = where, periods, turn_ends(values, periods, length)
+        first = first or (where, periods, lead.ends)
+    lead.period_of, lead.periods, lead.ends = first  # no reading agrees with the fast path: the first
     return lead
