@@ -7,13 +7,14 @@ Trace names and schema names mostly agree (``draw``, ``stock``) or differ by a p
 (a presentation hook, ``sim/game.Game``: a trace says ``discard`` where Skyscraper's schema
 says ``disc``).  A test checks every
 shipped game's table against ``sim/observe.observation`` on real positions, so an alias
-that hides the wrong zone fails.  A zone no rule matches (a new game's derived field such
-as Block Tower's ``instability``) is treated as public: the trace shows it to everyone,
-and the schema has no hidden part it could be.
+that hides the wrong zone fails.  A zone no rule matches (a derived field such as Block
+Tower's ``instability``) is treated as public: the trace shows it to everyone.  So a zone
+of cards must match its part: the conformance kit's ``trace_zones`` check fails a game
+whose trace shows cards in a zone of no part (``set aside`` for the schema's ``aside``).
 
 - ``zone_info(game, state)``: {trace zone: {"part", "visible", "per_seat"}}.
-- ``cards_in(value)``: the card codes of a zone's value, in reading order (lists in
-  order, dicts by key order), the order the viewer draws them in.
+- ``cards_in(value)`` (``sim/trace.py``): the card codes of a zone's value, in reading
+  order (lists in order, dicts by key order), the order the viewer draws them in.
 - ``seat_view(game, state, seat)``: the state as ``seat`` sees it: a zone hidden from it
   becomes ``{"hidden": n}`` (its number of cards; counts are public).
 """
@@ -22,15 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 from cardlab.sim.schema import NOBODY, OWNER, PUBLIC
+from cardlab.sim.trace import cards_in
 
 def schema_part(game, zone: str):
-    """The schema part a trace zone is drawn from, or None."""
-    parts = game.schema.parts
-    for name in (zone, zone[:-1] if zone.endswith("s") else None,
-                 game.trace_parts.get(zone)):
-        if name and name in parts and parts[name].section == "zones":
-            return parts[name]
-    return None
+    """The schema part a trace zone is drawn from, or None (``Game.zone_part``)."""
+    return game.zone_part(zone)
 
 
 def zone_info(game, state: dict[str, Any], players: int) -> dict[str, dict[str, Any]]:
@@ -49,17 +46,6 @@ def zone_info(game, state: dict[str, Any], players: int) -> dict[str, dict[str, 
             visible = PUBLIC
         out[zone] = {"part": p.name if p is not None else None, "visible": visible, "per_seat": per_seat}
     return out
-
-
-def cards_in(value: Any) -> list[str]:
-    """Every card code (string) in a zone's value, in reading order."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [c for v in value for c in cards_in(v)]
-    if isinstance(value, dict):
-        return [c for v in value.values() for c in cards_in(v)]
-    return []
 
 
 def sees(visible: str, owner: int | None, seat: int | None) -> bool:

@@ -692,6 +692,7 @@ def check_redeal(game_id: str, positions: int = 30, seed: int = 5) -> dict:
     S, L, M, b = game.schema, game.layout, game.model(), game.binding()
     tc = getattr(b, "table_cards", redeal.no_table_cards)
     tp = getattr(b, "table_put", redeal.no_table_put)
+    hs = getattr(b, "honour_shown", redeal.no_honour_shown)
     keep = np.ones(S.size, dtype=bool)
     for p in S.parts.values():
         if p.visible == WORKING:
@@ -711,7 +712,7 @@ def check_redeal(game_id: str, positions: int = 30, seed: int = 5) -> dict:
                 copy_position(src, dst, L.ENGINE, 0)
                 redeal.determinize(src, dst, seat, players, L.REDEAL, L.CLEAR,
                                    np.empty(S.size, dtype=np.int64),
-                                   np.empty(L.REDEAL.shape[0] * 8 + 1, dtype=np.int64), tc, tp)
+                                   np.empty(L.REDEAL.shape[0] * 8 + 1, dtype=np.int64), tc, tp, hs)
                 worlds.append(("search", dst))
                 worlds.append(("kit", py_determinize(game, src, seat, np.random.default_rng(seed + 7 * k))))
             for (kind, a), (_, c) in ((worlds[0], worlds[2]), (worlds[1], worlds[3])):
@@ -893,7 +894,9 @@ def audit_game(game_id: str, decisions: int = 400, search_decisions: int = 12, s
     return {"game": game_id, "cells": cells, "decisions": sum(c["decisions"] for c in cells),
             "violations": sum(c["violations"] for c in cells), "coverage": lines.report(),
             "redeal": check_redeal(game_id, seed=seed) if redeal else None,
-            "features": check_features(game_id, seed=seed)}
+            "features": check_features(game_id, seed=seed),
+            "shown": [{"part": p.name, "help": p.help} for p in game.schema.shown_parts()],
+            "honoured": game.model().RULES.honour_shown is not None}
 
 
 # ------------------------------------------------------------ from a compiled process
@@ -961,6 +964,12 @@ def summary(result: dict) -> str:
     if f is not None:
         lines.append(f"  the observation vector: {f['vectors']} vectors of {f['positions']} positions, "
                      + (f"{f['violations']} VIOLATIONS" if f["violations"] else "no read of a word its seat may not see"))
+    shown = [p["part"] for p in result.get("shown") or []]
+    if shown:  # Schema.shown_parts: a leak written there by the rules would pass every check above
+        kept = ("the search's worlds honour it (honour_shown)" if result.get("honoured") else
+                "the search's worlds do not honour it (no honour_shown: mcts forgets what it was shown)")
+        lines.append(f"  what the rules show one seat alone: {', '.join(shown)}; taken as seen by that seat, so "
+                     f"whether the rules show only what the rulebook does is for the rule tests; {kept}")
     msgs = violations(result)
     lines += [f"  {m}" for m in msgs[:5]]
     if len(msgs) > 5:

@@ -54,7 +54,7 @@ from cardlab.sim import engine, features as observe_numbers, give, learned, sear
 from cardlab.sim.features import no_types
 from cardlab.sim.rng import seed_game
 from cardlab.sim.jit import LOOP
-from cardlab.sim.redeal import no_table_cards, no_table_put
+from cardlab.sim.redeal import no_honour_shown, no_table_cards, no_table_put
 from cardlab.strategies.base import default_rows
 from {layout} import CLEAR, ENGINE, GIVE, MAXP, REDEAL, R_PLAYERS, S, S_PHASE, S_SIZE
 from {strategies} import ID, STRATEGIES
@@ -89,7 +89,7 @@ def search_decide(st, me, p, W):
     """Seat ``me``'s action by the search player ``mcts`` (``sim/search.py``) on this game
     (``W``: the model array its play-outs are scored by with value=1)."""
     return search.decide(st, me, p, RPAR, ENGINE, choose, step, legal, REDEAL, CLEAR,
-                         table_cards, table_put, restrict_bits, legal_key, legal_count, {keyed},
+                         table_cards, table_put, honour_shown, restrict_bits, legal_key, legal_count, {keyed},
                          W, features, N_FEATURES, rate)
 
 
@@ -105,7 +105,7 @@ def rate(st, me, acts, k, samples, W, g, score):
     the learned player's choice and, with value=2, the search's answer to beat; compiled
     once here for both."""
     return search.rate_actions(st, me, acts, k, samples, W, g, score, ENGINE, step, REDEAL, CLEAR, table_cards,
-                               table_put, features, N_FEATURES)
+                               table_put, honour_shown, features, N_FEATURES)
 
 
 @njit(cache=True, nogil=True)
@@ -212,7 +212,8 @@ def after_give(st):
 '''
 # what an optional hook stands for when a game leaves it out
 DEFAULTS = {"begin": "give.nothing", "more_features": "observe_numbers.no_more",
-            "table_cards": "no_table_cards", "table_put": "no_table_put", "legal_key": "engine.listed",
+            "table_cards": "no_table_cards", "table_put": "no_table_put", "honour_shown": "no_honour_shown",
+            "legal_key": "engine.listed",
             "legal_count": "legal", "also_holds": "give.no_more_held", "has_type": "no_types"}
 # setup, unless the game declares its own: the deal, then the opening up to the first decision
 SETUP = '''

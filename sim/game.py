@@ -53,6 +53,9 @@ class Rules:
       are one draw among many, Block Tower; ``engine.listed`` and ``legal`` otherwise);
     - ``table_cards``, ``table_put``: the cards of the game's TABLE zones for a re-deal and
       a give (``redeal.no_table_cards`` / ``no_table_put`` otherwise);
+    - ``honour_shown(src, dst, seat)``: after a re-deal for ``seat`` (``sim/redeal.py``),
+      swap cards among the re-dealt places so that what the rules showed the seat alone
+      holds in the world (``redeal.no_honour_shown`` otherwise: the search forgets it);
     - causal card power (``sim/give.py``, a card given between ``deal`` and ``begin``), by
       the schema's swap: ``has_type(st, card, t)``, ``after_give(st)`` (what follows from
       the cards; ``give.held_follows_start`` otherwise: a seat has held the types of its
@@ -76,6 +79,7 @@ class Rules:
     legal_count: Any = None
     table_cards: Any = None
     table_put: Any = None
+    honour_shown: Any = None
     has_type: Any = None
     after_give: Any = None
     also_holds: Any = None
@@ -350,6 +354,19 @@ class Game:
     # trace zone -> the words ``cardlab play`` and the replay viewer title it with, where the
     # zone's name with spaces for underscores is not what the rules page calls it
     zone_labels: dict[str, str] = {}
+
+    def zone_part(self, zone: str):
+        """The schema part a trace zone shows (``sim/schema.Part``): the zone or the book
+        for one seat's eyes (``Schema.shown_parts``: what it was shown of another's hand) of
+        the zone's name, of its singular (``hands``: ``hand``) or of ``trace_parts``; None
+        for a zone of no part, shown to every seat by ``play`` and the replay viewer (a
+        derived number such as Block Tower's ``instability``; the kit's ``trace_zones``
+        check refuses one that shows cards)."""
+        parts, shown = self.schema.parts, {p.name for p in self.schema.shown_parts()}
+        for name in (zone, zone[:-1] if zone.endswith("s") else None, self.trace_parts.get(zone)):
+            if name and name in parts and (parts[name].section == "zones" or name in shown):
+                return parts[name]
+        return None
 
     def zone_label(self, zone: str) -> str:
         """A trace zone's title in ``play`` and the replay viewer (``zone_labels``, else the

@@ -18,6 +18,15 @@ every seat's stream and the seed words are drawn afresh from it too.
 A TABLE zone (3UP's hand by type) is read and written by the game's two compiled hooks
 ``table_cards(st, offset, seat, pool, k) -> k`` and ``table_put(st, offset, seat, pool,
 k, n)``; a game without hidden TABLE zones passes ``no_table_cards`` / ``no_table_put``.
+
+A card the rules showed one seat alone (a book for its eyes, ``Schema.shown_parts``: what
+a Priest saw in a hand) is dealt afresh with the rest; the game's compiled hook
+``honour_shown(src, dst, seat)`` then swaps cards among the places hidden from the seat so
+that what it was shown holds (the looked-at seat holds a card of the type seen).  It runs
+after the hidden books, the other seats' memory and the pile tails are cleared, reads only
+the seat's own book and the world, and draws any choice from the seat's stream in ``src``
+(``seat_below(src, seat, n)``, n at least 1), so the world still depends only on what the
+seat knows.
 """
 import numpy as np
 from numba import njit
@@ -45,6 +54,12 @@ def no_table_cards(st, offset, seat, pool, k):
 @helper("void(ST, int64, int64, ST, int64, int64)")
 def no_table_put(st, offset, seat, pool, k, n):
     """A game without hidden TABLE zones: nothing to write."""
+    return
+
+
+@helper("void(ST, ST, int64)")
+def no_honour_shown(src, dst, seat):
+    """A game whose rules show no seat a hidden card alone: nothing to honour."""
     return
 
 
@@ -140,12 +155,14 @@ def clear_hidden(dst, seat, players, clear):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def determinize(src, dst, seat, players, tab, clear, pool, counts, table_cards, table_put):
+def determinize(src, dst, seat, players, tab, clear, pool, counts, table_cards, table_put, honour_shown):
     """Re-deal in ``dst``, a copy of ``src`` (the caller copies it, leaving out what it
     never reads: ``sim/search.copy_position``), everything ``seat`` cannot see (the cards
     of ``tab``'s zones; what ``clear`` names is cleared: ``clear_hidden``), drawing
-    from ``seat``'s own stream in ``src`` (which advances).  ``pool`` and ``counts`` are
-    scratch arrays (room for every card, and for one count per hidden block)."""
+    from ``seat``'s own stream in ``src`` (which advances); last the game's
+    ``honour_shown(src, dst, seat)`` makes the world agree with what the rules showed the
+    seat alone (``no_honour_shown`` for a game that shows none).  ``pool`` and ``counts``
+    are scratch arrays (room for every card, and for one count per hidden block)."""
     # gather the hidden cards, block by block, remembering how many each held
     k = 0
     nb = 0
@@ -175,6 +192,7 @@ def determinize(src, dst, seat, players, tab, clear, pool, counts, table_cards, 
                 k += counts[nb]
                 nb += 1
     clear_hidden(dst, seat, players, clear)
+    honour_shown(src, dst, seat)  # what the seat was shown holds in the world too
     # the future: the chance stream, the other seats' streams, the seed words
     for i in range(4):
         dst[i] = np.int64(seat_next_u64(src, seat) >> np.uint64(1)) | 1

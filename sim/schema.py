@@ -440,6 +440,15 @@ class Schema:
                 "after_redeal with derived=True), or as part of a hidden TABLE zone whose hooks re-deal it "
                 "(docs/game_reference.md, hidden numbers)")
 
+    def shown_parts(self) -> list[Part]:
+        """The parts outside the zones that the rules write and only their own seat may read
+        (a book or a number per seat declared ``visible=OWNER``: what a seat was shown of
+        another's hand, what it received).  The honesty audit takes what the rules write
+        there as seen by that seat, so it is listed beside the audit's verdict: whether
+        the rules show a seat only what the rulebook does is for the rule tests."""
+        return [p for p in self.parts.values()
+                if p.section not in ("zones", "scratch", "rng") and p.owner and p.visible == OWNER]
+
     @property
     def trace_row(self) -> int:
         return EVW + self.zones_end

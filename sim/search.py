@@ -154,8 +154,8 @@ def keep_allowed(world, n, never, restrict_bits, E):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def rate_actions(st, me, acts, k, samples, W, g, score, E, step, tab, clear, table_cards, table_put, features,
-                 n_features):
+def rate_actions(st, me, acts, k, samples, W, g, score, E, step, tab, clear, table_cards, table_put, honour_shown,
+                 features, n_features):
     """Index of the best of the ``k`` actions ``acts[:k]`` by the evaluation: ``samples``
     times the position is re-dealt as seat ``me`` sees it (``determinize``: its view is all
     this reads), each action is played in a copy of that world with the game's ``step`` up
@@ -175,7 +175,7 @@ def rate_actions(st, me, acts, k, samples, W, g, score, E, step, tab, clear, tab
         score[i] = 0.0
     for _ in range(samples):
         copy_position(st, base, E, 0)
-        determinize(st, base, me, P, tab, clear, pool, counts, table_cards, table_put)
+        determinize(st, base, me, P, tab, clear, pool, counts, table_cards, table_put, honour_shown)
         for i in range(k):
             copy_position(base, world, E, 0)
             step(world, (acts[i, 0], acts[i, 1], acts[i, 2], acts[i, 3]))
@@ -215,7 +215,7 @@ def widen_pick(st, me, world, n, node, who, rollout, rpar, never, saved, keys, a
 
 
 @njit(cache=True, nogil=True, inline="always")
-def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, table_put, restrict_bits,
+def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, table_put, honour_shown, restrict_bits,
            legal_key, legal_count, quick_count, W, features, n_features, rate):
     """Seat ``me``'s action in ``st`` by ISMCTS with the parameters ``p`` (iterations, c,
     rollout, never, widen, trust, value, depth); ``W`` is the model array a cut play-out
@@ -295,7 +295,7 @@ def decide(st, me, p, rpar, E, choose, step, legal, tab, clear, table_cards, tab
     n_nodes = 1
     for _ in range(iterations):
         copy_position(st, world, E, 0)
-        determinize(st, world, me, P, tab, clear, pool, counts, table_cards, table_put)
+        determinize(st, world, me, P, tab, clear, pool, counts, table_cards, table_put, honour_shown)
         node = 0
         depth = 0
         # select down the tree while every legal action has been tried; expand one

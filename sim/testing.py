@@ -265,6 +265,37 @@ def check_lead_in_trace(game_id: str, games: int = 4, seed: int = 7) -> None:
     assert finished, f"{game_id}: every traced game hit the cap: no noted standing to compare"
 
 
+def check_trace_zones(game_id: str, games: int = 3, seed: int = 11) -> None:
+    """Every zone of a trace's state that shows cards is one of the schema's zones (by its
+    name, its plural or the game's ``trace_parts``: ``Game.zone_part``), in ``games``
+    seeded games at the fewest and the most players.  ``play`` and the replay viewer hide a
+    zone from the seats its part hides it from; a zone of no part they show to every seat,
+    so a renamed zone of hidden cards would be shown (a derived number of no part, such as
+    Block Tower's ``instability``, shows no card and passes)."""
+    from cardlab.sim.trace import cards_in, trace
+
+    game = get_game(game_id)
+    for players in sorted({game.min_players, game.max_players}):
+        setup = runner.make_setup(game_id, players, None, None, seed)
+        for g in range(games):
+            st = new_game(game, setup, g)
+            name = game.card_names(st)
+            deck = {name(c) for c in card_census(game, st, players)}
+            for ev in trace(setup, g)[1:-1]:
+                for zone, value in ev["state"].items():
+                    shown = sorted(set(cards_in(value)) & deck)
+                    if shown and game.zone_part(zone) is None:
+                        shown_too = game.schema.shown_parts()
+                        parts = ", ".join(p.name for p in game.schema.zone_parts() + shown_too)
+                        raise AssertionError(
+                            f"{game_id}, {players} players, seed {seed}, game {g}: the trace zone '{zone}' "
+                            f"(event {ev.get('step')}, '{ev.get('action')}') shows cards ({', '.join(shown[:4])}"
+                            f"{', ...' if len(shown) > 4 else ''}) but is no zone of the schema, so play and the "
+                            f"replay would show it to every seat. Name it after its part in zones() (the part's "
+                            f"name or its plural) or map it in the game's trace_parts = {{'{zone}': PART}}; the "
+                            f"schema's zones{' and books for one seat' if shown_too else ''}: {parts}")
+
+
 def _lead_slip(game, setup, g: int, lines: list[dict], lead, t: int) -> str:
     """One message for a turn whose leader the trace reads unlike the fast path's note."""
     def who(seat: int) -> str:
@@ -397,7 +428,9 @@ def check_audit(game_id: str, decisions: int = AUDIT_DECISIONS,
     differ = r["redeal"]["differ"]
     assert not differ, (f"{game_id}: a re-deal leaves hidden words behind (a world differs when only what "
                         f"the seat cannot see differs): {', '.join(f'{k} ({n} words)' for k, n in differ.items())}; "
-                        "declare the part hidden (it is cleared) or derived (re-make it in the game's re-deal hooks)")
+                        "declare the part hidden (it is cleared) or derived (re-make it in the game's re-deal hooks)"
+                        + ("; or the game's honour_shown reads more than the seat's own book and the world"
+                           if get_game(game_id).model().RULES.honour_shown is not None else ""))
     assert r["redeal"]["positions"] > 0, f"{game_id}: the re-deal check found no position to check"
     parted = r["redeal"]["unsafe"]["parted"]
     assert not parted, (f"{game_id}: what a re-deal clears still matters to the rules ({parted[0]}): declare "
@@ -551,6 +584,7 @@ CHECKS: dict[str, Callable[[str], object]] = {
     "golden_trace": check_golden_trace,
     "shape_noted": check_shape_noted,
     "lead_in_trace": check_lead_in_trace,
+    "trace_zones": check_trace_zones,
 }
 
 

@@ -30,6 +30,18 @@ from cardlab.sim.runner import Setup
 GOLDEN_TRACES = Path(__file__).resolve().parent.parent / "tests" / "golden" / "traces"
 
 
+def cards_in(value: Any) -> list[str]:
+    """Every card code (string) in a trace zone's value, in reading order (lists in order,
+    dicts by key order): the order the replay viewer draws them in."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [c for v in value for c in cards_in(v)]
+    if isinstance(value, dict):
+        return [c for v in value.values() for c in cards_in(v)]
+    return []
+
+
 def trace(setup: Setup, index: int = 0, capacity: int = 512) -> list[dict]:
     """Header, events and result of game ``index`` of ``setup``."""
     game = setup.game

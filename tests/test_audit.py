@@ -494,3 +494,24 @@ def test_cardlab_audit_summarises_and_refuses_bad_input():
     for args, words in ((("nope",), "unknown game 'nope'"), (("crazy_eights", "--decisions", "0"), "--decisions 0")):
         bad = _cardlab("audit", *args)
         assert bad.returncode == 2 and words in bad.stderr and bad.stderr.count("\n") == 1, bad.stderr
+
+
+def test_summary_names_what_the_rules_show_one_seat():
+    """A book the rules write for one seat's eyes (``Schema.shown_parts``: what a seat was
+    shown of another's hand) is read as seen by it, so a leak the rules write there passes
+    every check: the summary names such parts beside its verdict, and only them."""
+    from cardlab.sim.audit import summary
+    from cardlab.sim.registry import get_game
+
+    assert [p.name for p in get_game("block_tower").schema.shown_parts()] == ["recv"]
+    assert [p.name for p in get_game("three_up").schema.shown_parts()] == ["hmask", "dealt"]
+    assert get_game("crazy_eights").schema.shown_parts() == []  # hands are zones; seat_rng is no book
+    base = {"game": "g", "cells": [], "decisions": 0, "violations": 0, "coverage": {}, "redeal": None,
+            "features": None}
+    assert "show one seat" not in summary(dict(base, shown=[]))
+    shown = [{"part": "known", "help": "h"}, {"part": "seen", "help": "h"}]
+    head = ("  what the rules show one seat alone: known, seen; taken as seen by that seat, so whether the "
+            "rules show only what the rulebook does is for the rule tests; the search's worlds ")
+    assert summary(dict(base, shown=shown, honoured=True)).splitlines()[-1] == head + "honour it (honour_shown)"
+    assert summary(dict(base, shown=shown, honoured=False)).splitlines()[-1] == head + (
+        "do not honour it (no honour_shown: mcts forgets what it was shown)")

@@ -31,6 +31,10 @@ def test_every_game_is_bound_from_its_declaration(game_id):
         assert getattr(b, field) is getattr(rules, field), (game_id, field)
     assert hasattr(b, "run_causal") == (rules.has_type is not None or rules.give_card is not None)
     assert hasattr(b, "setup") and (rules.setup is None or b.setup is rules.setup)
+    if rules.honour_shown is None:  # no shipped game shows one seat a card alone: the re-deal's no-op
+        from cardlab.sim.redeal import no_honour_shown
+
+        assert b.honour_shown is no_honour_shown
 
 
 def _body(text: str) -> str:

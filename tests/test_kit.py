@@ -96,7 +96,7 @@ def test_lead_in_trace_names_progress_that_moves_after_the_turn_is_noted(monkeyp
     from cardlab.sim import testing
     from cardlab.sim.registry import get_game
 
-    assert list(CHECKS)[-2:] == ["shape_noted", "lead_in_trace"]  # every game's test file runs it
+    assert {"shape_noted", "lead_in_trace"} <= set(CHECKS)  # every game's test file runs it
     testing.check_lead_in_trace("crazy_eights")
     game = get_game("crazy_eights")
     real = game.decode_trace
@@ -193,3 +193,53 @@ def test_random_play_smoke_says_worth_a_look_beyond_its_margin():
     assert any("seat 0 wins 26.8% [25.4, 28.2] of 4,000 games (4 players, fair 25.0%" in x for x in lines), lines
     assert all(x.startswith("three_up: worth a look: under uniformly random play") for x in lines)
     assert random_play_smoke("three_up") == [] and RANDOM_EDGE == 0.05
+
+
+def test_trace_zones_names_a_zone_of_cards_that_no_schema_zone_matches(monkeypatch):
+    """``trace_zones``: a zone of the trace's state that shows cards but matches no schema
+    zone (a renamed ``stock``, hidden from every seat) would be shown to every seat by play
+    and the replay; the check names the game, the zone, its cards, the fix and the schema's
+    zones.  Mapped in ``trace_parts``, the same name passes, and the replay hides it."""
+    from cardlab.analysis.trace_zones import seat_view, zone_info
+    from cardlab.sim import runner
+    from cardlab.sim.registry import get_game
+    from cardlab.sim.trace import trace
+
+    game = get_game("crazy_eights")
+    real = game.zones
+
+    def renamed(snap, players):
+        z = real(snap, players)
+        z["draw pile"] = z.pop("stock")
+        return z
+
+    monkeypatch.setattr(game, "zones", renamed)
+    with pytest.raises(AssertionError) as e:
+        check_game("crazy_eights", only=["trace_zones"])
+    assert re.fullmatch(
+        r"check_game\('crazy_eights'\): trace_zones failed: crazy_eights, 2 players, seed 11, game 0: the trace "
+        r"zone 'draw pile' \(event 0, 'deal'\) shows cards \((\w\w, ){3}\w\w, \.\.\.\) but is no zone of the "
+        r"schema, so play and the replay would show it to every seat\. Name it after its part in zones\(\) "
+        r"\(the part's name or its plural\) or map it in the game's trace_parts = \{'draw pile': PART\}; the "
+        r"schema's zones: hands, stock, discard", str(e.value)), str(e.value)
+    monkeypatch.setattr(game, "trace_parts", {"draw pile": "stock"})
+    check_game("crazy_eights", only=["trace_zones"])
+    state = trace(runner.make_setup("crazy_eights", 2, None, None, 11), 0)[1]["state"]
+    assert zone_info(game, state, 2)["draw pile"]["visible"] == "nobody"
+    assert seat_view(game, state, 2, 0)["draw pile"] == {"hidden": len(state["draw pile"])}
+
+
+def test_a_book_for_one_seat_is_drawn_only_in_its_panel():
+    """A trace zone named after a book for one seat's eyes (``Schema.shown_parts``: Block
+    Tower's ``recv``, what the seat received) maps to it (``Game.zone_part``), so ``play``
+    and the replay draw each block in its seat's panel only; a hidden book of the rules
+    (the engine's ``score``, hidden from every seat) is no trace zone, and a zone named after
+    it stays a zone of no part."""
+    from cardlab.analysis.trace_zones import seat_view, zone_info
+    from cardlab.sim.registry import get_game
+
+    game = get_game("block_tower")
+    assert game.zone_part("recv").name == "recv" and game.zone_part("score") is None
+    state = {"recv": [["A1"], ["B2", "C3"]]}
+    assert zone_info(game, state, 2)["recv"] == {"part": "recv", "visible": "owner", "per_seat": True}
+    assert seat_view(game, state, 2, 1)["recv"] == [{"hidden": 1}, ["B2", "C3"]]

@@ -1,0 +1,102 @@
+"""The re-deal's ``honour_shown`` hook (``sim/redeal.py``): a card the rules showed one seat
+alone (a Priest's look) holds in every world the search deals for that seat.
+
+No shipped game shows a seat a card of another's hand, so the hook here is a test's own:
+on Crazy Eights' zones (bit-mask hands, a face-down stock), seat 0 "was shown" one card of
+seat 1's hand (noted + 1 in seat 0's own memory word, which its re-deal keeps, as a book
+for its eyes would be), and the hook swaps it back into seat 1's hand wherever the re-deal
+put it, giving up a card of seat 1's chosen from seat 0's stream.  The engine's part is what is
+tested: the hook runs on every re-deal, after the cards are dealt back, and the world still
+depends only on what the seat knows."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardlab.sim import redeal, runner
+from cardlab.sim.crazy_eights import layout as L
+from cardlab.sim.registry import get_game
+from cardlab.sim.rng import seat_below, seed_seat
+from cardlab.sim.search import copy_position
+from cardlab.sim.testing import card_census, new_game
+
+SHOWN = L.S_MEMORY  # seat 0's first memory word: the card it was shown in seat 1's hand + 1
+
+
+def show(st, c):
+    st[SHOWN] = c + 1
+    return c
+
+
+@njit(cache=True)
+def put_back_shown(src, dst, seat):
+    """Seat 0's world: the card it was shown lies in seat 1's hand; where the re-deal put it
+    elsewhere (the stock, another hand), a uniformly chosen card of seat 1's goes there."""
+    c = dst[SHOWN] - 1
+    if seat != 0 or c < 0 or (dst[L.S_HANDS + 1] >> c) & 1:
+        return
+    hand = dst[L.S_HANDS + 1]
+    k = seat_below(src, seat, dst[L.S_HAND_N + 1])
+    give = 0
+    for b in range(L.NCARDS):  # the k-th card of seat 1's hand
+        if (hand >> b) & 1:
+            if k == 0:
+                give = b
+                break
+            k -= 1
+    dst[L.S_HANDS + 1] = (hand & ~(np.int64(1) << give)) | (np.int64(1) << c)
+    for s in range(2, dst[L.R_PLAYERS]):
+        if (dst[L.S_HANDS + s] >> c) & 1:
+            dst[L.S_HANDS + s] = (dst[L.S_HANDS + s] & ~(np.int64(1) << c)) | (np.int64(1) << give)
+            return
+    for i in range(dst[L.S_STOCK_N]):
+        if dst[L.S_STOCK + i] == c:
+            dst[L.S_STOCK + i] = give
+            return
+
+
+def world(st, seat, hook):
+    """One compiled re-deal of ``st`` for ``seat`` (as the search makes it), by ``hook``."""
+    dst = np.zeros(L.S_SIZE, dtype=np.int64)
+    copy_position(st, dst, L.ENGINE, 0)
+    redeal.determinize(st, dst, seat, int(st[L.R_PLAYERS]), L.REDEAL, L.CLEAR, np.empty(L.S_SIZE, dtype=np.int64),
+                       np.empty(L.REDEAL.shape[0] * 8 + 1, dtype=np.int64), redeal.no_table_cards,
+                       redeal.no_table_put, hook)
+    return dst
+
+
+def test_a_card_shown_to_the_seat_holds_in_every_world_and_only_by_the_hook():
+    game = get_game("crazy_eights")
+    setup = runner.make_setup("crazy_eights", 4, None, "reference", 5)
+    st = new_game(game, setup, 0)
+    c = show(st, int(np.flatnonzero([(int(st[L.S_HANDS + 1]) >> b) & 1 for b in range(L.NCARDS)])[2]))
+    deck, sizes = card_census(game, st, 4), [int(st[L.S_HAND_N + s]) for s in range(4)]
+    held = {"hook": 0, "none": 0}
+    for hook, key in ((put_back_shown, "hook"), (redeal.no_honour_shown, "none")):
+        src = st.copy()
+        for _ in range(200):
+            w = world(src, 0, hook)  # each re-deal draws on from seat 0's stream in src
+            assert card_census(game, w, 4) == deck  # a swap, never a card made or lost
+            assert [int(w[L.S_HAND_N + s]) for s in range(4)] == sizes
+            assert all(int(w[L.S_HANDS + s]).bit_count() == sizes[s] for s in range(4))
+            assert w[L.S_HANDS] == st[L.S_HANDS]  # its own hand is never re-dealt
+            held[key] += (int(w[L.S_HANDS + 1]) >> c) & 1
+    assert held["hook"] == 200
+    assert 0 < held["none"] < 100  # a card of 4 in 45 unseen: about 1 world in 11 without the hook
+
+
+def test_with_the_hook_the_world_depends_only_on_what_the_seat_knows():
+    """Re-dealing a re-dealt copy (same view, same stream of seat 0's) gives the same world,
+    word for word: the hook reads the world and the seat's own knowledge only."""
+    game = get_game("crazy_eights")
+    setup = runner.make_setup("crazy_eights", 3, None, "reference", 8)
+    for g in range(20):
+        st = new_game(game, setup, g)
+        seed_seat(st, 0)  # its stream as it stands, not seeded from the seed words on first use
+        c = show(st, int(np.flatnonzero([(int(st[L.S_HANDS + 1]) >> b) & 1 for b in range(L.NCARDS)])[0]))
+        other = world(st.copy(), 0, put_back_shown)
+        stream = slice(L.S_SEAT_RNG, L.S_SEAT_RNG + 4)
+        other[stream] = st[stream]  # the twin: what seat 0 sees, and its stream, as in st
+        a, b = world(st.copy(), 0, put_back_shown), world(other, 0, put_back_shown)
+        assert (a == b).all(), (g, np.flatnonzero(a != b))
+        assert (int(a[L.S_HANDS + 1]) >> c) & 1
