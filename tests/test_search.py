@@ -599,7 +599,8 @@ def test_block_towers_quick_wide_nodes_decide_as_the_generic_search():
     @njit(nogil=True)
     def generic(st, me, p, W):
         return search.decide(st, me, p, B.RPAR, B.ENGINE, B.choose, B.step, B.legal, B.REDEAL, B.CLEAR,
-                             B.no_table_cards, B.no_table_put, B.restrict_bits, engine.listed, B.legal, False,
+                             B.no_table_cards, B.no_table_put, B.no_honour_shown, B.restrict_bits, engine.listed,
+                             B.legal, False,
                              W, B.features, B.N_FEATURES, B.rate)
 
     game = get_game("block_tower")

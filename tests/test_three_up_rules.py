@@ -890,7 +890,8 @@ def test_the_hand_masks_follow_every_re_deal_and_stay_their_owners():
 
     @njit
     def compiled_redeal(src, dst, seat, players, pool, counts):
-        redeal.determinize(src, dst, seat, players, tab, clear, pool, counts, K.table_cards, K.table_put)
+        redeal.determinize(src, dst, seat, players, tab, clear, pool, counts, K.table_cards, K.table_put,
+                           redeal.no_honour_shown)
 
     rng = np.random.default_rng(3)
     checked = 0
