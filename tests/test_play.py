@@ -185,4 +185,5 @@ def test_a_book_for_one_seats_eyes_listed_in_zones_shows_only_the_seats_own_bloc
     monkeypatch.setattr(g, "zones", with_recv)
     t = Table(runner.make_setup("block_tower", 3, None, None, 11), 0)
     for seat in range(3):
-        assert visible_zones(g, t.st, seat)["recv"] == [[f"seen-by-{s}"] if s == seat else "(hidden)" for s in range(3)]
+        want = [[f"seen-by-{s}"] if s == seat else "(hidden)" for s in range(3)]
+        assert visible_zones(g, t.st, seat)["recv"] == want
