@@ -163,7 +163,7 @@ def play_mixed(base, games: int, jobs: int | None, progress=None) -> PoolResult:
     groups: dict[tuple, list[int]] = defaultdict(list)
     for g, row in enumerate(draw):
         groups[tuple(int(x) for x in row)].append(g)
-    max_len = game.max_length(base.rules)
+    max_len = game.max_length(base.rules, base.players)
     setups = {a: _setup_for(base, ",".join(names[i] for i in a)) for a in groups}
     kernel = runner.warm(next(iter(setups.values())))  # one kernel serves every assignment
 

@@ -251,7 +251,8 @@ def _load(folder: Path, v: Variant, identity: dict) -> VariantResult:
         z = np.load(folder / "games.npz", allow_pickle=False)
         length, unf, mask, shp = z["length"], z["unfinished"], z["mask"], z["shape"]
         n = int(meta["games"])
-        if data.dtype != np.int64 or data.shape != (s.game.tally.size(s.game.max_length(s.rules)),) \
+        size = s.game.tally.size(s.game.max_length(s.rules, s.players))
+        if data.dtype != np.int64 or data.shape != (size,) \
                 or int(data[0]) != n or not (len(length) == len(unf) == len(mask) == len(shp) == n):
             raise ValueError("its files do not match")
     except (OSError, ValueError, KeyError, TypeError) as e:

@@ -35,7 +35,7 @@ def sample(game_id: str, players: int | None = None, strategies: str | None = No
     setup = make_setup(game_id, players, None, strategies, seed)
     P = setup.players
     n_features = len(setup.game.feature_names())
-    cap = games * P * (setup.game.max_length(setup.rules) // max(1, every) + 4)
+    cap = games * P * (setup.game.max_length(setup.rules, setup.players) // max(1, every) + 4)
     cap = min(cap, MAX_BYTES // (8 * max(1, n_features)))
     X, meta, _ = sample_setup(setup, start, start + games, every, cap)
     return X, meta, P

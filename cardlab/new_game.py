@@ -317,7 +317,7 @@ def new_game(name: str, root: str | Path | None = None, golden: bool = True,
     out += [
         "next:",
         f"  python -m pytest -q tests/test_{name}_rules.py    # green: every conformance check and the rule tests",
-        f"  cardlab simulate {name} -n 100000                 # and: cardlab trace {name} --index 0",
+        f"  cardlab simulate {name} -n 100000 --no-history    # and: cardlab trace {name} --index 0",
         f"  read docs/adding_a_game.md, then change docs/rules/{name}.md and the code into your game,",
         "  one rule at a time, running the tests after each change",
         f"  after a deliberate rule change: python scripts/golden.py --trace {name} (the golden trace)",

@@ -136,9 +136,8 @@ def _padded(game, snap: np.ndarray) -> np.ndarray:
 
 def visible_zones(game, st: np.ndarray, seat: int) -> dict:
     """The zones as the trace names and decodes them, with every zone hidden from ``seat``
-    replaced by its card count, and of a book for one seat's eyes listed there
-    (``Game.zone_part``) only the seat's own block; the raw observation when a hidden zone
-    cannot be matched to a trace zone by name (never show what the seat cannot see)."""
+    replaced by its card count; the raw observation when a hidden zone cannot be matched
+    to a trace zone by name (never show what the seat cannot see)."""
     obs = game.observation(st, seat)
     P = int(st[game.schema.parts["rules"].offset])
     zones = game.zones(st[:game.layout.ZONES_END], P)
@@ -158,10 +157,6 @@ def visible_zones(game, st: np.ndarray, seat: int) -> dict:
             zones[k][owner] = label
         else:
             return obs["zones"]
-    for k, v in zones.items():  # a book for one seat's eyes (what it was shown): its own block only
-        p = game.zone_part(k)
-        if p is not None and p.section != "zones" and isinstance(v, list):
-            zones[k] = [x if s == seat else "(hidden)" for s, x in enumerate(v)]
     return zones
 
 

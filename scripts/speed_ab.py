@@ -37,7 +37,7 @@ def warmed(game_id: str, strategies: str = "reference"):
     rows = np.zeros((0, setup.game.row_width), dtype=np.int64)
 
     def play(games: int) -> np.ndarray:
-        tally = setup.game.tally.new(setup.game.max_length(setup.rules))
+        tally = setup.game.tally.new(setup.game.max_length(setup.rules, setup.players))
         kernel(rv, sids, params, setup.seed, 0, games, tally, lay, rows, 0)
         return tally
 

@@ -529,7 +529,7 @@ def audit(game_id: str, pool: str, players: int | None = None, rules: list[str] 
     seen, g = 0, 0
     by: dict[str, int] = {}  # decisions audited per strategy (its name, parameters aside)
     bad: dict[str, int] = {}  # ... and its violations (Context.tally)
-    cap = 50 * game.max_length(setup.rules) + 1000
+    cap = 50 * game.max_length(setup.rules, setup.players) + 1000
     t0 = time.perf_counter()
     while seen < decisions and g < 10 * decisions + 10:
         st = new_game(game, setup, g)

@@ -46,7 +46,7 @@ class Checkpoint:
     def open(cls, folder, setup, games: int, start: int, chunk: int, resume: bool) -> "Checkpoint":
         folder = Path(folder)
         ident = identity(setup, games, start, chunk)
-        size = setup.game.tally.size(setup.game.max_length(setup.rules))
+        size = setup.game.tally.size(setup.game.max_length(setup.rules, setup.players))
         meta = folder / "run.json"
         if folder.exists() and not folder.is_dir():
             raise InputError(f"bad --out {str(folder)!r}: it is a file, not a run folder")

@@ -228,8 +228,10 @@ class Game:
         (a choice resolved to a number, a size that follows the player count)."""
         return {}
 
-    def max_length(self, rules: dict[str, Any]) -> int:
-        """The length cap, in ``length_unit``: the knob ``max_turns`` or ``max_rounds``."""
+    def max_length(self, rules: dict[str, Any], players: int | None = None) -> int:
+        """The length cap, in ``length_unit``: the knob ``max_turns`` or ``max_rounds``.
+        ``players`` is the table's (None: the cap must hold for every player count), for a
+        game whose length follows from it (hands of 10 cards at 2 players, 7 at 5)."""
         for cap in ("max_turns", "max_rounds"):
             if cap in rules:
                 return int(rules[cap])
@@ -356,15 +358,14 @@ class Game:
     zone_labels: dict[str, str] = {}
 
     def zone_part(self, zone: str):
-        """The schema part a trace zone shows (``sim/schema.Part``): the zone or the book
-        for one seat's eyes (``Schema.shown_parts``: what it was shown of another's hand) of
-        the zone's name, of its singular (``hands``: ``hand``) or of ``trace_parts``; None
-        for a zone of no part, shown to every seat by ``play`` and the replay viewer (a
-        derived number such as Block Tower's ``instability``; the kit's ``trace_zones``
-        check refuses one that shows cards)."""
-        parts, shown = self.schema.parts, {p.name for p in self.schema.shown_parts()}
+        """The schema zone a trace zone shows (``sim/schema.Part``): the part of the zone's
+        name, of its singular (``hands``: ``hand``) or of ``trace_parts``; None for a zone
+        of no part, shown to every seat by ``play`` and the replay viewer (a derived number
+        such as Block Tower's ``instability``; the kit's ``trace_zones`` check refuses one
+        that shows cards)."""
+        parts = self.schema.parts
         for name in (zone, zone[:-1] if zone.endswith("s") else None, self.trace_parts.get(zone)):
-            if name and name in parts and (parts[name].section == "zones" or name in shown):
+            if name and name in parts and parts[name].section == "zones":
                 return parts[name]
         return None
 

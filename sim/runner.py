@@ -175,7 +175,7 @@ def warm(setup: Setup):
     try:
         kernel = setup.kernel()
         rv, sids, params = setup.arrays()
-        tally = setup.game.tally.new(setup.game.max_length(setup.rules))
+        tally = setup.game.tally.new(setup.game.max_length(setup.rules, setup.players))
         rows = np.zeros((0, setup.game.row_width), dtype=np.int64)
         kernel(rv, sids, params, setup.seed, 0, 0, tally, _layout(setup.game), rows, 0)
         warmed = True
@@ -218,7 +218,7 @@ def play_chunk(setup: Setup, lo: int, hi: int, keep_rows: bool):
     game = setup.game
     kernel = setup.kernel()
     rv, sids, params = setup.arrays()
-    tally = game.tally.new(game.max_length(setup.rules))
+    tally = game.tally.new(game.max_length(setup.rules, setup.players))
     rows = np.zeros((hi - lo if keep_rows else 0, game.row_width), dtype=np.int64)
     play_kernel(setup, kernel, (rv, sids, params), lo, hi, tally, rows, 0)
     return lo, hi, tally, rows
@@ -245,8 +245,8 @@ def _failing_game(setup: Setup, kernel, arrays, lo: int, hi: int) -> int:
     rows = np.zeros((0, game.row_width), dtype=np.int64)
     for g in range(lo, hi):
         try:
-            kernel(rv, sids, params, setup.seed, g, g + 1, game.tally.new(game.max_length(setup.rules)),
-                   _layout(game), rows, 0)
+            tally = game.tally.new(game.max_length(setup.rules, setup.players))
+            kernel(rv, sids, params, setup.seed, g, g + 1, tally, _layout(game), rows, 0)
         except ValueError:
             return g
     return lo
@@ -294,7 +294,7 @@ def run(setup: Setup, games: int, jobs: int | None = None, *, keep_rows: bool = 
         chunk = SEARCH_CHUNK if setup.searches else CHUNK
     warm(setup)
     game = setup.game
-    max_len = game.max_length(setup.rules)
+    max_len = game.max_length(setup.rules, setup.players)
     bounds = [(a, min(a + chunk, start + games)) for a in range(start, start + games, chunk)]
     total = game.tally.new(max_len)
     all_rows = np.zeros((games if keep_rows else 0, game.row_width), dtype=np.int64)

@@ -674,9 +674,9 @@ class Schema:
 
     def write(self, st: np.ndarray, name: str, values, seat: int | None = None) -> None:
         """Set part ``name`` for a hand-built test state: a pile's cards (its counter is
-        set too), a counts zone's counts, a slots zone's slots, or a counter's value.  A
-        bit-mask zone takes cards, not words: ``put_cards`` (which takes cards for every
-        encoding)."""
+        set too), a counts zone's counts (exactly one per card type), a slots zone's slots,
+        or a counter's value.  A bit-mask zone takes cards, not words: ``put_cards`` (which
+        takes cards for every encoding)."""
         p = self.parts[name]
         if p.size == 1 and np.ndim(values) == 0:
             st[p.offset + (seat if p.owner else 0)] = int(values)
@@ -685,6 +685,10 @@ class Schema:
             raise ValueError(f"{self.game}: '{name}' is a bit-mask zone: give its cards with "
                              f"S.put_cards(st, '{name}', cards) (S.write would write raw words)")
         values = np.asarray(values, dtype=np.int64)
+        if p.encoding == COUNTS and len(values) != p.size:  # a list of cards here would read as counts
+            raise ValueError(f"{self.game}: '{name}' is a counts zone: S.write takes its {p.size} counts, one per "
+                             f"card type, not {len(values)} values; give its cards with "
+                             f"S.put_cards(st, '{name}', cards)")
         if len(values) > p.size:
             raise ValueError(f"{self.game}: {len(values)} values do not fit part '{name}' ({p.size} words)")
         blk = p.block(seat)

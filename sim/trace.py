@@ -52,7 +52,7 @@ def trace(setup: Setup, index: int = 0, capacity: int = 512) -> list[dict]:
     kernel = runner.warm(setup)
     rv, sids, params = setup.arrays()
     while True:
-        tally = game.tally.new(game.max_length(setup.rules))
+        tally = game.tally.new(game.max_length(setup.rules, setup.players))
         rows = np.zeros((1, game.row_width), dtype=np.int64)
         st = runner.play_kernel(setup, kernel, (rv, sids, params), index, index + 1, tally, rows, capacity)
         n = game.trace_arrays(st)[0]
@@ -134,7 +134,7 @@ def snapshots(setup: Setup, index: int, events: int) -> tuple[np.ndarray, np.nda
     played again in trace mode; None when it has not ``events`` events (not the traced game)."""
     game = setup.game
     kernel = runner.warm(setup)
-    tally = game.tally.new(game.max_length(setup.rules))
+    tally = game.tally.new(game.max_length(setup.rules, setup.players))
     rows = np.zeros((1, game.row_width), dtype=np.int64)
     st = runner.play_kernel(setup, kernel, setup.arrays(), index, index + 1, tally, rows, max(events, 1))
     n, _, snaps = game.trace_arrays(st)

@@ -52,7 +52,7 @@ def test_illegal_action_names_everything_to_reproduce_it():
             raise ValueError(ILLEGAL, "action card", "kind,a,b,c", 1, 32, 0, 2, 0)
         tally[0] += hi - lo
 
-    tally = game.tally.new(game.max_length(setup.rules))
+    tally = game.tally.new(game.max_length(setup.rules, setup.players))
     rows = np.zeros((0, game.row_width), dtype=np.int64)
     with pytest.raises(IllegalActionError) as e:
         runner.play_kernel(setup, kernel, setup.arrays(), 20_000, 40_000, tally, rows, 0)

@@ -228,18 +228,3 @@ def test_trace_zones_names_a_zone_of_cards_that_no_schema_zone_matches(monkeypat
     assert zone_info(game, state, 2)["draw pile"]["visible"] == "nobody"
     assert seat_view(game, state, 2, 0)["draw pile"] == {"hidden": len(state["draw pile"])}
 
-
-def test_a_book_for_one_seat_is_drawn_only_in_its_panel():
-    """A trace zone named after a book for one seat's eyes (``Schema.shown_parts``: Block
-    Tower's ``recv``, what the seat received) maps to it (``Game.zone_part``), so ``play``
-    and the replay draw each block in its seat's panel only; a hidden book of the rules
-    (the engine's ``score``, hidden from every seat) is no trace zone, and a zone named after
-    it stays a zone of no part."""
-    from cardlab.analysis.trace_zones import seat_view, zone_info
-    from cardlab.sim.registry import get_game
-
-    game = get_game("block_tower")
-    assert game.zone_part("recv").name == "recv" and game.zone_part("score") is None
-    state = {"recv": [["A1"], ["B2", "C3"]]}
-    assert zone_info(game, state, 2)["recv"] == {"part": "recv", "visible": "owner", "per_seat": True}
-    assert seat_view(game, state, 2, 1)["recv"] == [{"hidden": 1}, ["B2", "C3"]]

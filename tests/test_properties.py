@@ -66,7 +66,7 @@ def test_random_valid_rules_play_safely(game_id, data):
     t = res.tally
     assert t.games == n and 0 <= t.unfinished <= n
     assert abs(t.wins.sum() + t.no_winner - n) < 1e-9
-    cap = game.max_length(setup.rules)
+    cap = game.max_length(setup.rules, setup.players)
     assert (res.rows[:, 0] >= 0).all() and (res.rows[:, 0] <= cap).all()
     assert (res.rows[res.rows[:, 1] == 1, 0] == cap).all(), "an unfinished game stopped at the cap"
     for g in range(2):

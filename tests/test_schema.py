@@ -99,6 +99,12 @@ def test_states_are_read_and_written_by_name():
     assert S.cards(st, "offer") == [3] and S.value(st, "score_now", 2) == 7
     with pytest.raises(ValueError, match="do not fit"):
         S.write(st, "offer", [1, 2, 3, 4])
+    # a list of cards given to a counts zone would read as counts: refused, naming put_cards
+    with pytest.raises(ValueError, match=r"^toy: 'hand' is a counts zone: S\.write takes its 4 counts, one per card "
+                       r"type, not 2 values; give its cards with S\.put_cards\(st, 'hand', cards\)$"):
+        S.write(st, "hand", [1, 3], seat=0)
+    S.put_cards(st, "hand", [1, 3], seat=0)
+    assert S.cards(st, "hand", seat=0) == [1, 3]
 
 
 def test_what_a_seat_cannot_see():

@@ -195,7 +195,7 @@ def _play_traced(kernel, setup, index):
     lay = runner._layout(GAME)
     cap = TRACE_CAP
     while True:
-        tally = GAME.tally.new(GAME.max_length(setup.rules))
+        tally = GAME.tally.new(GAME.max_length(setup.rules, setup.players))
         rows = np.zeros((1, GAME.row_width), np.int64)
         st = kernel(rv, sids, params, setup.seed, index, index + 1, tally, lay, rows, cap)
         assert st.shape == (L.S_SIZE + cap * L.TRACE_ROW,)

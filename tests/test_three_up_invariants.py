@@ -310,7 +310,7 @@ def _empty_hand_counts(kernel, setup, games):
     """Pick-ups by an empty hand, of an empty pile, and chains given up, over games."""
     rv, sids, params = setup.arrays()
     lay = runner._layout(GAME)
-    tally = GAME.tally.new(GAME.max_length(setup.rules))
+    tally = GAME.tally.new(GAME.max_length(setup.rules, setup.players))
     rows = np.zeros((0, GAME.row_width), np.int64)
     empty_hand = empty_pile = gave_up = 0
     for g in range(games):

@@ -14,7 +14,7 @@ def play_traced(kernel, setup, g: int, capacity: int = 400):
     rv, sids, params = setup.arrays()
     lay = runner._layout(game)
     while True:
-        tally = game.tally.new(game.max_length(setup.rules))
+        tally = game.tally.new(game.max_length(setup.rules, setup.players))
         rows = np.zeros((1, game.row_width), np.int64)
         st = kernel(rv, sids, params, setup.seed, g, g + 1, tally, lay, rows, capacity)
         n = game.trace_arrays(st)[0]

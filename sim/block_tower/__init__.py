@@ -152,7 +152,7 @@ class BlockTower(Game):
             put(L.R_SKILL + s, f2i(skill[0] if len(skill) == 1 else (skill[s] if s < len(skill) else 0.0)))
         return v
 
-    def max_length(self, rules: dict[str, Any]) -> int:
+    def max_length(self, rules: dict[str, Any], players: int | None = None) -> int:
         return int(rules["max_rounds"])
 
     def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:

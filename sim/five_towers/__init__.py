@@ -88,7 +88,7 @@ class FiveTowers(Game):
         v[L.R_TIES - L.S_RULES] = L.TIES.index(rules["ties"])
         return v
 
-    def max_length(self, rules: dict[str, Any]) -> int:
+    def max_length(self, rules: dict[str, Any], players: int | None = None) -> int:
         return int(rules["max_rounds"])
 
     findings_off = {"always_played": "a card counts as held once taken into a tower and as played when "

@@ -106,7 +106,7 @@ class Skyscraper(Game):
             v[slot - L.S_RULES] = int(rules[name])
         return v
 
-    def max_length(self, rules: dict[str, Any]) -> int:
+    def max_length(self, rules: dict[str, Any], players: int | None = None) -> int:
         return int(rules["max_turns"])
 
     def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:

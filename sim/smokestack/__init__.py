@@ -73,7 +73,7 @@ class Smokestack(Game):
         v[L.R_FIRST_TURN_NO_DOUBLE - L.S_RULES] = int(rules["first_turn_no_double"])
         return v
 
-    def max_length(self, rules: dict[str, Any]) -> int:
+    def max_length(self, rules: dict[str, Any], players: int | None = None) -> int:
         return int(rules["max_turns"])
 
     def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:

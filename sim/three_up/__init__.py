@@ -123,7 +123,7 @@ class ThreeUp(Game):
         v[L.R_LATER_SEATS_EXTRA - L.S_RULES] = int(rules["later_seats_extra"])
         return v
 
-    def max_length(self, rules: dict[str, Any]) -> int:
+    def max_length(self, rules: dict[str, Any], players: int | None = None) -> int:
         return int(rules["max_turns"])
 
     def card_types(self, rules: dict[str, Any]) -> list[tuple[int, str]]:
