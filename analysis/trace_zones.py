@@ -25,10 +25,6 @@ from typing import Any
 from cardlab.sim.schema import NOBODY, OWNER, PUBLIC
 from cardlab.sim.trace import cards_in
 
-def schema_part(game, zone: str):
-    """The schema part a trace zone is drawn from, or None (``Game.zone_part``)."""
-    return game.zone_part(zone)
-
 
 def zone_info(game, state: dict[str, Any], players: int) -> dict[str, dict[str, Any]]:
     """For every zone of a trace state: its schema part (or None), its visibility and
@@ -36,7 +32,7 @@ def zone_info(game, state: dict[str, Any], players: int) -> dict[str, dict[str, 
     list of exactly ``players`` lists or dicts)."""
     out = {}
     for zone, value in state.items():
-        p = schema_part(game, zone)
+        p = game.zone_part(zone)
         if p is not None:
             per_seat = bool(p.owner)
             visible = p.visible
@@ -71,4 +67,4 @@ def seat_view(game, state: dict[str, Any], players: int, seat: int | None,
     return out
 
 
-__all__ = ["schema_part", "zone_info", "cards_in", "seat_view", "sees", "NOBODY", "OWNER", "PUBLIC"]
+__all__ = ["zone_info", "cards_in", "seat_view", "sees", "NOBODY", "OWNER", "PUBLIC"]

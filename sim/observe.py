@@ -110,7 +110,7 @@ def determinize(game, st: np.ndarray, seat: int, rng: np.random.Generator) -> np
         put_zone_cards(game, out, name, owner, [int(c) for c in pool[k:k + len(cards)]])
         k += len(cards)
     clear_hidden(game, out, seat)
-    honour = getattr(game.binding(), "honour_shown", None)
+    honour = game.model().RULES.honour_shown
     if honour is not None:  # what the rules showed the seat alone holds (sim/redeal.py)
         src = st.copy()  # its choices from a stream of the seat's drawn from rng, fresh each re-deal
         src[SEAT_RNG + 4 * seat:SEAT_RNG + 4 * seat + 4] = _fresh_words(rng, 4)

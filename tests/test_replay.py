@@ -34,7 +34,6 @@ def cardlab(*args):
 def test_seat_view_hides_what_the_observation_hides(gid):
     """On positions along a real game, a trace zone is hidden from a seat exactly when
     sim/observe hides its schema zone, with the same card count."""
-    from cardlab.analysis.trace_zones import schema_part
     from cardlab.sim.testing import new_game, random_legal
 
     game = get_game(gid)
@@ -49,7 +48,7 @@ def test_seat_view_hides_what_the_observation_hides(gid):
             obs = observation(game, st, seat)["zones"]
             view = seat_view(game, zones, P, seat)
             for name, value in zones.items():
-                part = schema_part(game, name)
+                part = game.zone_part(name)
                 if part is None or part.name not in obs:
                     assert not isinstance(view[name], dict) or "hidden" not in view[name]
                     continue
