@@ -967,7 +967,7 @@ def summary(result: dict) -> str:
     shown = [p["part"] for p in result.get("shown") or []]
     if shown:  # Schema.shown_parts: a leak written there by the rules would pass every check above
         kept = ("the search's worlds honour it (honour_shown)" if result.get("honoured") else
-                "the search's worlds do not honour it (no honour_shown: mcts forgets what it was shown)")
+                "no honour_shown, so a search world may contradict it where it names cards hidden from the seat")
         lines.append(f"  what the rules show one seat alone: {', '.join(shown)}; taken as seen by that seat, so "
                      f"whether the rules show only what the rulebook does is for the rule tests; {kept}")
     msgs = violations(result)

@@ -511,7 +511,8 @@ def test_summary_names_what_the_rules_show_one_seat():
     assert "show one seat" not in summary(dict(base, shown=[]))
     shown = [{"part": "known", "help": "h"}, {"part": "seen", "help": "h"}]
     head = ("  what the rules show one seat alone: known, seen; taken as seen by that seat, so whether the "
-            "rules show only what the rulebook does is for the rule tests; the search's worlds ")
-    assert summary(dict(base, shown=shown, honoured=True)).splitlines()[-1] == head + "honour it (honour_shown)"
+            "rules show only what the rulebook does is for the rule tests; ")
+    assert summary(dict(base, shown=shown, honoured=True)).splitlines()[-1] == head + (
+        "the search's worlds honour it (honour_shown)")
     assert summary(dict(base, shown=shown, honoured=False)).splitlines()[-1] == head + (
-        "do not honour it (no honour_shown: mcts forgets what it was shown)")
+        "no honour_shown, so a search world may contradict it where it names cards hidden from the seat")
