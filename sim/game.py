@@ -27,7 +27,7 @@ import numpy as np
 
 from cardlab.sim.errors import InputError
 from cardlab.sim.knobs import Knob, resolve
-from cardlab.sim.schema import KIND_BIT, SchemaError
+from cardlab.sim.schema import KIND_BIT, NOBODY, PILE, TABLE, SchemaError
 from cardlab.sim.tally import SHAPE_ROW_COLS, TallyLayout
 from cardlab.sim.strategy_spec import Strategy
 
@@ -380,6 +380,32 @@ class Game:
         game's own where the deck follows the knobs (3UP: the rules ``st`` carries say which
         deck)."""
         return getattr(self.layout, "card_code", str)
+
+    def zones(self, snap: np.ndarray, players: int) -> dict[str, Any]:
+        """A trace's ``state``: every card zone of the schema under its own name, cards as
+        the layout's ``card_code`` gives them; first the zones of the table (in schema
+        order), then each seat's (a list per seat).  A pile no seat may see (a stock, a
+        face-down deck) is listed top card first, the next to come first; every other pile
+        bottom first, as it lies (a discard pile's last card is its top).  A game whose
+        trace shows more (a score pile's points, a TABLE zone) writes its own."""
+        S = self.layout.S
+        code = getattr(self.layout, "card_code", str)
+        table, seats = {}, {}
+        for p in S.zone_parts():
+            if p.encoding == TABLE:
+                raise NotImplementedError(f"{self.id}: zone '{p.name}' is a TABLE zone: write zones(snap, players) "
+                                          "(docs/game_reference.md, traces)")
+            flip = p.encoding == PILE and p.visible == NOBODY
+
+            def cards(seat, p=p, flip=flip):
+                cs = [code(c) for c in S.cards(snap, p.name, seat)]
+                return cs[::-1] if flip else cs
+
+            if p.owner:
+                seats[p.name] = [cards(s) for s in range(players)]
+            else:
+                table[p.name] = cards(None)
+        return table | seats
 
     def card_face(self, code: str) -> tuple[str, str] | None:
         """A trace's card code as the replay viewer draws it: (text on the card, colour

@@ -21,10 +21,6 @@ import numpy as np
 
 from cardlab.sim.bits import highest, popcount
 from cardlab.sim.crazy_eights import layout as L
-from cardlab.sim.crazy_eights.layout import (
-    A_DRAW, A_PLAY, EIGHTS, M_COUNT, M_SUIT, M_TURN, M_VOID, MEMW, R_PLAYERS, S_ACTS,
-    S_HAND_N, S_HANDS, S_MEMORY, S_TURN, SUIT_MASK,
-)
 from cardlab.sim.crazy_eights.moves import draw_offered, legal, playable
 from cardlab.sim.jit import helper
 from cardlab.sim.rng import seat_below
@@ -38,7 +34,7 @@ Z = np.int64(0)
 @helper("int64(int64, int64)")
 def suit_count(hand, s):
     """Cards of suit s in a hand, 8s not counted."""
-    return popcount(hand & SUIT_MASK[s] & ~EIGHTS)
+    return popcount(hand & L.SUIT_MASK[s] & ~L.EIGHTS)
 
 
 @helper("int64(int64, int64)")
@@ -49,7 +45,7 @@ def longest_suit_card(hand, cards):
     best = -1
     key = -1
     for s in range(4):
-        mine = cards & SUIT_MASK[s]
+        mine = cards & L.SUIT_MASK[s]
         if mine != 0:
             c = highest(mine)  # the highest rank of the suit
             k = suit_count(hand, s) * 64 + (c % 13) * 4 + s
@@ -82,17 +78,17 @@ REFERENCE = Strategy("reference", "The exact reference strategy of shared/refere
 
 @helper("ACT(ST, int64, PAR)")
 def reference_play(st, me, p):
-    hand = st[S_HANDS + me]
+    hand = st[L.S_HANDS + me]
     cards = playable(st, me)
-    c = longest_suit_card(hand, cards & ~EIGHTS)
+    c = longest_suit_card(hand, cards & ~L.EIGHTS)
     if c < 0:
         c = highest(cards)  # only 8s: the one of the highest suit
-    return (A_PLAY, c, Z, Z)
+    return (L.A_PLAY, c, Z, Z)
 
 
 @helper("ACT(ST, int64, PAR)")
 def reference_call(st, me, p):
-    return (longest_suit(st[S_HANDS + me]), Z, Z, Z)
+    return (longest_suit(st[L.S_HANDS + me]), Z, Z, Z)
 
 
 # ---------------------------------------------------------------- random
@@ -104,7 +100,7 @@ RANDOM = Strategy("random", "Uniform over the legal actions of each decision (ev
 
 @helper("ACT(ST, int64, PAR)")
 def random_any(st, me, p):
-    o = S_ACTS + 4 * seat_below(st, me, legal(st))
+    o = L.S_ACTS + 4 * seat_below(st, me, legal(st))
     return (st[o], st[o + 1], st[o + 2], st[o + 3])
 
 
@@ -124,17 +120,17 @@ P_HOARDER = HOARDER.at
 
 @helper("ACT(ST, int64, PAR)")
 def hoarder_play(st, me, p):
-    hand = st[S_HANDS + me]
+    hand = st[L.S_HANDS + me]
     cards = playable(st, me)
-    eights = cards & EIGHTS
-    if eights != 0 and st[S_HAND_N + me] <= p[P_HOARDER.eights_at]:
-        return (A_PLAY, highest(eights), Z, Z)
-    c = longest_suit_card(hand, cards & ~EIGHTS)
+    eights = cards & L.EIGHTS
+    if eights != 0 and st[L.S_HAND_N + me] <= p[P_HOARDER.eights_at]:
+        return (L.A_PLAY, highest(eights), Z, Z)
+    c = longest_suit_card(hand, cards & ~L.EIGHTS)
     if c >= 0:
-        return (A_PLAY, c, Z, Z)
+        return (L.A_PLAY, c, Z, Z)
     if draw_offered(st):
-        return (A_DRAW, Z, Z, Z)
-    return (A_PLAY, highest(eights), Z, Z)
+        return (L.A_DRAW, Z, Z, Z)
+    return (L.A_PLAY, highest(eights), Z, Z)
 
 
 # ---------------------------------------------------------------- starver
@@ -161,49 +157,49 @@ def starver_void(st, me):
     """Update seat me's memory at its decision and return the suit the next seat has shown
     it cannot follow (-1: none known).  Evidence is read only on the turn exactly one
     round after its play, when the next seat has had exactly one turn since."""
-    o = S_MEMORY + me * MEMW
-    if st[o + M_TURN] != 0 and st[S_TURN] == st[o + M_TURN] - 1 + st[R_PLAYERS]:
-        nxt = (me + 1) % st[R_PLAYERS]
-        if st[S_HAND_N + nxt] >= st[o + M_COUNT]:  # it drew: nothing of that suit to play
-            st[o + M_VOID] = st[o + M_SUIT] + 1
-        elif st[o + M_VOID] == st[o + M_SUIT] + 1:  # it played on that suit
-            st[o + M_VOID] = 0
-    if st[o + M_TURN] != 0 and st[S_TURN] != st[o + M_TURN] - 1:
-        st[o + M_TURN] = 0  # read (or too old to read) once its own turn has come round
-    return st[o + M_VOID] - 1
+    o = L.S_MEMORY + me * L.MEMW
+    if st[o + L.M_TURN] != 0 and st[L.S_TURN] == st[o + L.M_TURN] - 1 + st[L.R_PLAYERS]:
+        nxt = (me + 1) % st[L.R_PLAYERS]
+        if st[L.S_HAND_N + nxt] >= st[o + L.M_COUNT]:  # it drew: nothing of that suit to play
+            st[o + L.M_VOID] = st[o + L.M_SUIT] + 1
+        elif st[o + L.M_VOID] == st[o + L.M_SUIT] + 1:  # it played on that suit
+            st[o + L.M_VOID] = 0
+    if st[o + L.M_TURN] != 0 and st[L.S_TURN] != st[o + L.M_TURN] - 1:
+        st[o + L.M_TURN] = 0  # read (or too old to read) once its own turn has come round
+    return st[o + L.M_VOID] - 1
 
 
 @helper("void(ST, int64, int64)")
 def starver_remember(st, me, suit):
     """Seat me's play leaves ``suit`` in force: note it with the next seat's hand size."""
-    o = S_MEMORY + me * MEMW
-    st[o + M_TURN] = st[S_TURN] + 1
-    st[o + M_SUIT] = suit
-    st[o + M_COUNT] = st[S_HAND_N + (me + 1) % st[R_PLAYERS]]
+    o = L.S_MEMORY + me * L.MEMW
+    st[o + L.M_TURN] = st[L.S_TURN] + 1
+    st[o + L.M_SUIT] = suit
+    st[o + L.M_COUNT] = st[L.S_HAND_N + (me + 1) % st[L.R_PLAYERS]]
 
 
 @helper("ACT(ST, int64, PAR)")
 def starver_play(st, me, p):
-    hand = st[S_HANDS + me]
+    hand = st[L.S_HANDS + me]
     cards = playable(st, me)
     v = starver_void(st, me)
     c = -1
     if v >= 0 and suit_count(hand, v) >= p[P_STARVER.min_hold]:
-        starve = cards & SUIT_MASK[v] & ~EIGHTS
+        starve = cards & L.SUIT_MASK[v] & ~L.EIGHTS
         if starve != 0:
             c = highest(starve)
     if c < 0:
-        c = longest_suit_card(hand, cards & ~EIGHTS)
+        c = longest_suit_card(hand, cards & ~L.EIGHTS)
     if c < 0:
         c = highest(cards)
     else:
         starver_remember(st, me, c // 13)  # an 8 is remembered with its call
-    return (A_PLAY, c, Z, Z)
+    return (L.A_PLAY, c, Z, Z)
 
 
 @helper("ACT(ST, int64, PAR)")
 def starver_call(st, me, p):
-    hand = st[S_HANDS + me]
+    hand = st[L.S_HANDS + me]
     v = starver_void(st, me)
     s = longest_suit(hand)
     if v >= 0 and p[P_STARVER.call_void] > 0 and suit_count(hand, v) >= p[P_STARVER.min_hold]:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from cardlab.sim.crazy_eights import layout as L
 from cardlab.sim.errors import InputError
 from cardlab.sim.game import Game, suited_face
@@ -106,19 +104,10 @@ class CrazyEights(Game):
             return f"call {'CDHS'[kind]} ({('clubs', 'diamonds', 'hearts', 'spades')[kind]})"
         return f"play {L.card_code(card)}" if kind == L.A_PLAY else "draw a card from the stock"
 
-    # ------------------------------------------------------------ traces
+    # ------------------------------------------------------------ traces (the zones: Game.zones,
+    # from the schema: stock top card first, discard pile bottom first, each seat's hand)
     event_fields = {"deal": ("seat", "card:card"), "starter": ("card:card", "reburied:bool"),
                     "play": ("card:card", "called:SUITS?"), "draw": ("card:card",), "reshuffle": ("cards",)}
-
-    def zones(self, snap: np.ndarray, players: int) -> dict:
-        """Every zone of a snapshot by name, cards as codes (8H, TS): the stock top first,
-        the discard pile bottom first (its last card is the top), each seat's hand."""
-        code, S = L.card_code, L.S
-        return {
-            "stock": [code(c) for c in S.cards(snap, "stock")[::-1]],
-            "discard": [code(c) for c in S.cards(snap, "discard")],
-            "hands": [[code(c) for c in S.cards(snap, "hands", s)] for s in range(players)],
-        }
 
 
 GAME = CrazyEights()
