@@ -33,12 +33,13 @@ encoding.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import numpy as np
 
 from cardlab.sim.rng import SEAT_RNG, SEED_AT, seed_seat
-from cardlab.sim.schema import COUNTS, MASK, NOBODY, OWNER, PILE, SLOTS, TABLE, VALUES
+from cardlab.sim.schema import COUNTS, MASK, NOBODY, OWNER, PILE, PUBLIC, SLOTS, TABLE, VALUES
 
 
 def players_of(game, st: np.ndarray) -> int:
@@ -114,7 +115,9 @@ def determinize(game, st: np.ndarray, seat: int, rng: np.random.Generator) -> np
     if honour is not None:  # what the rules showed the seat alone holds (sim/redeal.py)
         src = st.copy()  # its choices from a stream of the seat's drawn from rng, fresh each re-deal
         src[SEAT_RNG + 4 * seat:SEAT_RNG + 4 * seat + 4] = _fresh_words(rng, 4)
+        dealt = out.copy()
         honour(src, out, seat)
+        check_honoured(game, dealt, out, seat, hidden)
     hook = getattr(game, "after_redeal", None)
     if hook is not None:
         hook(out)
@@ -127,6 +130,52 @@ def determinize(game, st: np.ndarray, seat: int, rng: np.random.Generator) -> np
     out[SEED_AT:SEED_AT + 2] = rng.integers(0, np.iinfo(np.int64).max, size=2, dtype=np.int64)
     out[SEAT_RNG + 4 * seat:SEAT_RNG + 4 * seat + 4] = mine
     return out
+
+
+class ImpossibleWorld(ValueError):
+    """A game's ``honour_shown`` hook made a world no re-deal could have dealt."""
+
+
+def check_honoured(game, dealt: np.ndarray, world: np.ndarray, seat: int, hidden: list) -> None:
+    """The world ``honour_shown`` made of the re-dealt ``dealt`` must be one a re-deal could
+    have dealt: the hook only moves cards among the places hidden from ``seat`` (its
+    contract, ``sim/redeal.py``).  So every word the seat sees is as it was, every hidden
+    zone holds as many cards as before and the hidden cards are the same ones.  Raises
+    ImpossibleWorld naming the first word, zone or cards that break it (the kit's honesty
+    check and the audit re-deal through here, so a broken hook fails them by name)."""
+    S = game.schema
+    where = f"{game.id}: honour_shown for seat {seat} made a world no re-deal could deal: "
+    for p in S.parts.values():
+        if p.visible == OWNER and p.owner:
+            blk = p.block(seat)
+        elif p.visible == PUBLIC:
+            blk = slice(p.offset, p.offset + p.words)  # every seat's block of a per-seat part
+        else:
+            continue
+        moved = np.flatnonzero(dealt[blk] != world[blk])
+        if moved.size:
+            w = blk.start + int(moved[0])
+            owner = seat if p.visible == OWNER else (w - p.offset) // p.size if p.owner else None
+            what = f"'{p.name}'" + ("" if owner is None else f" of seat {owner}")
+            raise ImpossibleWorld(where + f"it changed {what} (word {(w - p.offset) % p.size}: {int(dealt[w])} -> "
+                                  f"{int(world[w])}), which the seat sees; a hook moves cards only among the "
+                                  "places hidden from the seat")
+    before, after = [], []
+    for name, owner in hidden:
+        a, b = zone_cards(game, dealt, name, owner), zone_cards(game, world, name, owner)
+        if len(a) != len(b):
+            what = f"'{name}'" + ("" if owner is None else f" of seat {owner}")
+            raise ImpossibleWorld(where + f"{what} held {len(a)} cards and holds {len(b)}; a hook swaps cards, "
+                                  "so every hidden zone keeps its number of cards")
+        before += a
+        after += b
+    made, lost = Counter(after) - Counter(before), Counter(before) - Counter(after)
+    if made or lost:
+        code = game.card_names(world)
+        raise ImpossibleWorld(where + "the hidden cards changed (" + ", ".join(
+            [f"{code(c)} {n} more" for c, n in sorted(made.items())] + [f"{code(c)} {n} fewer" for c, n in
+                                                                         sorted(lost.items())])
+            + "); a hook swaps cards among the hidden places, never making or losing one")
 
 
 # ------------------------------------------------------------ observation

@@ -65,7 +65,7 @@ import numpy as np
 from cardlab.sim import runner
 from cardlab.sim.errors import InputError
 from cardlab.sim.knobs import fmt_number
-from cardlab.sim.observe import determinize
+from cardlab.sim.observe import ImpossibleWorld, determinize
 from cardlab.sim.positions import (  # noqa: F401 - the kit's helpers, re-exported
     card_census, chooser, legal_actions, new_game, random_legal, random_play_positions, zone_census,
 )
@@ -389,12 +389,16 @@ def check_honesty(game_id: str, decisions: int = 2000, redeals: int = 3, seed: i
                 if st[L.S_PHASE] == DONE or seen >= budget:
                     break
                 me = int(st[L.S_ACTOR])
+                decision = game.schema.decisions[int(st[L.S_PHASE]) - 1][0]
                 real = tuple(int(x) for x in ask(int(sids[me]), st.copy(), me, params[me]))
                 for r in range(redeals):
-                    other = determinize(game, st, me, rng)
+                    try:
+                        other = determinize(game, st, me, rng)
+                    except ImpossibleWorld as e:  # the game's honour_shown hook broke the world
+                        raise AssertionError(f"{e} (re-dealing game {g} of seed {seed} at decision "
+                                             f"'{decision}' of seat {me}, re-deal {r})") from None
                     got = tuple(int(x) for x in ask(int(sids[me]), other, me, params[me]))
                     if got != real:
-                        decision = game.schema.decisions[int(st[L.S_PHASE]) - 1][0]
                         raise HonestyError(
                             f"{game_id}: strategy '{name}' peeks: at game {g} (seed {seed}), decision "
                             f"'{decision}' of seat {me}, it answers {real} in the real position and {got} "

@@ -10,15 +10,18 @@ tested: the hook runs on every re-deal, after the cards are dealt back, and the 
 depends only on what the seat knows."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
+import pytest
 from numba import njit
 
-from cardlab.sim import redeal, runner
+from cardlab.sim import observe, redeal, runner
 from cardlab.sim.crazy_eights import layout as L
 from cardlab.sim.registry import get_game
 from cardlab.sim.rng import seat_below, seed_seat
 from cardlab.sim.search import copy_position
-from cardlab.sim.testing import card_census, new_game
+from cardlab.sim.testing import card_census, check_honesty, new_game
 
 SHOWN = L.S_MEMORY  # seat 0's first memory word: the card it was shown in seat 1's hand + 1
 
@@ -100,3 +103,50 @@ def test_with_the_hook_the_world_depends_only_on_what_the_seat_knows():
         a, b = world(st.copy(), 0, put_back_shown), world(other, 0, put_back_shown)
         assert (a == b).all(), (g, np.flatnonzero(a != b))
         assert (int(a[L.S_HANDS + 1]) >> c) & 1
+
+
+# ---------------------------------------------------------------- a hook that breaks the world
+# The kit re-deals through sim/observe.determinize (the honesty check, the audit), which
+# checks the hook's world: only the hidden places changed, each holding as many cards, and
+# the same cards.  Each broken hook here breaks one of the three.
+
+
+def takes_from_my_hand(src, dst, seat):
+    """Swaps a card of the seat's own hand with the stock's top: the seat sees its hand."""
+    c = dst[L.S_STOCK + dst[L.S_STOCK_N] - 1]
+    mine = int(dst[L.S_HANDS + seat]).bit_length() - 1
+    dst[L.S_HANDS + seat] = (dst[L.S_HANDS + seat] & ~(1 << mine)) | (1 << c)
+    dst[L.S_STOCK + dst[L.S_STOCK_N] - 1] = mine
+
+
+def copies_a_card(src, dst, seat):
+    """Seat 1's lowest card is also written over the stock's top: one card twice, one gone."""
+    dst[L.S_STOCK + dst[L.S_STOCK_N] - 1] = int(dst[L.S_HANDS + 1] & -dst[L.S_HANDS + 1]).bit_length() - 1
+
+
+def adds_a_card(src, dst, seat):
+    """A card from the stock's top also goes into seat 1's hand: seat 1 holds one more."""
+    dst[L.S_HANDS + 1] |= 1 << int(dst[L.S_STOCK + dst[L.S_STOCK_N] - 1])
+
+
+@pytest.mark.parametrize("hook, message", [
+    (takes_from_my_hand, r"it changed 'hands' of seat 0 \(word 0: \d+ -> \d+\), which the seat sees"),
+    (copies_a_card, r"the hidden cards changed \(\w\w 1 more, \w\w 1 fewer\); a hook swaps cards"),
+    (adds_a_card, r"'hands' of seat 1 held 5 cards and holds 6; a hook swaps cards"),
+])
+def test_the_kit_fails_a_hook_that_makes_a_world_no_re_deal_could(monkeypatch, hook, message):
+    game = get_game("crazy_eights")
+    st = new_game(game, runner.make_setup("crazy_eights", 3, None, "reference", 5), 0)
+    rng = np.random.default_rng(1)
+    assert observe.determinize(game, st, 0, rng) is not None  # no hook: fine
+    monkeypatch.setattr(game.model(), "RULES", replace(game.model().RULES, honour_shown=put_back_shown))
+    show(st, int(np.flatnonzero([(int(st[L.S_HANDS + 1]) >> b) & 1 for b in range(L.NCARDS)])[0]))
+    for _ in range(20):
+        observe.determinize(game, st, 0, rng)  # the right hook: never a complaint
+    monkeypatch.setattr(game.model(), "RULES", replace(game.model().RULES, honour_shown=hook))
+    with pytest.raises(observe.ImpossibleWorld, match="crazy_eights: honour_shown for seat 0 made a world no "
+                       "re-deal could deal: " + message):
+        observe.determinize(game, st, 0, rng)
+    with pytest.raises(AssertionError, match=message + r".* \(re-dealing game 0 of seed 17 at decision 'play' of "
+                       r"seat 0, re-deal 0\)"):
+        check_honesty("crazy_eights", decisions=5, strategies=["reference"])
