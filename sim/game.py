@@ -351,7 +351,8 @@ class Game:
     # "called:SUITS"); a trailing "?" makes a negative number None ("called:SUITS?")
     event_fields: dict[str, tuple[str, ...]] | None = None
     # trace zone -> schema part, where neither the zone's name nor its singular is the part's
-    # name (the replay viewer and the kit hide a zone by its part's visibility)
+    # name (the replay viewer and the kit hide a zone by its part's visibility); the default
+    # ``zones`` names the part's zone so ({"hands": "hand", "face up": "up"})
     trace_parts: dict[str, str] = {}
     # trace zone -> the words ``cardlab play`` and the replay viewer title it with, where the
     # zone's name with spaces for underscores is not what the rules page calls it
@@ -382,14 +383,16 @@ class Game:
         return getattr(self.layout, "card_code", str)
 
     def zones(self, snap: np.ndarray, players: int) -> dict[str, Any]:
-        """A trace's ``state``: every card zone of the schema under its own name, cards as
-        the layout's ``card_code`` gives them; first the zones of the table (in schema
-        order), then each seat's (a list per seat).  A pile no seat may see (a stock, a
-        face-down deck) is listed top card first, the next to come first; every other pile
-        bottom first, as it lies (a discard pile's last card is its top).  A game whose
-        trace shows more (a score pile's points, a TABLE zone) writes its own."""
+        """A trace's ``state``: every card zone of the schema under its own name (or the
+        name ``trace_parts`` maps to it: ``{"hands": "hand"}``), cards as the layout's
+        ``card_code`` gives them; first the zones of the table (in schema order), then each
+        seat's (a list per seat).  A pile no seat may see (a stock, a face-down deck) is
+        listed top card first, the next to come first; every other pile bottom first, as it
+        lies (a discard pile's last card is its top).  A game whose trace shows more (a
+        score pile's points, a TABLE zone) writes its own."""
         S = self.layout.S
         code = getattr(self.layout, "card_code", str)
+        named = {part: zone for zone, part in self.trace_parts.items()}
         table, seats = {}, {}
         for p in S.zone_parts():
             if p.encoding == TABLE:
@@ -402,9 +405,9 @@ class Game:
                 return cs[::-1] if flip else cs
 
             if p.owner:
-                seats[p.name] = [cards(s) for s in range(players)]
+                seats[named.get(p.name, p.name)] = [cards(s) for s in range(players)]
             else:
-                table[p.name] = cards(None)
+                table[named.get(p.name, p.name)] = cards(None)
         return table | seats
 
     def card_face(self, code: str) -> tuple[str, str] | None:

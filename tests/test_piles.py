@@ -83,6 +83,11 @@ def test_default_zones_show_the_schema_zones_table_first_and_a_hidden_pile_top_f
     z = game.zones(snap, 2)
     assert list(z) == ["stock", "discard", "hands"]
     assert z == {"stock": ["3C", "2C", "AC"], "discard": ["AD", "2D"], "hands": [[], ["8C"]]}
+    game.trace_parts = {"draw pile": "stock", "hand": "hands"}  # an instance's own: the class keeps {}
+    try:
+        assert list(game.zones(snap, 2)) == ["draw pile", "discard", "hand"]
+    finally:
+        del game.trace_parts
 
 
 def test_default_zones_refuse_a_table_zone_by_name():
