@@ -199,7 +199,8 @@ def test_trace_zones_names_a_zone_of_cards_that_no_schema_zone_matches(monkeypat
     """``trace_zones``: a zone of the trace's state that shows cards but matches no schema
     zone (a renamed ``stock``, hidden from every seat) would be shown to every seat by play
     and the replay; the check names the game, the zone, its cards, the fix and the schema's
-    zones.  Mapped in ``trace_parts``, the same name passes, and the replay hides it."""
+    zones.  Mapped in ``trace_parts``, the same name passes, and the replay hides it; with
+    the mapping, the default ``zones()`` shows the stock under that name by itself."""
     from cardlab.analysis.trace_zones import seat_view, zone_info
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
@@ -222,9 +223,11 @@ def test_trace_zones_names_a_zone_of_cards_that_no_schema_zone_matches(monkeypat
         r"schema, so play and the replay would show it to every seat\. Name it after its part in zones\(\) "
         r"\(the part's name or its plural\) or map it in the game's trace_parts = \{'draw pile': PART\}; the "
         r"schema's zones: hands, stock, discard", str(e.value)), str(e.value)
+    monkeypatch.delattr(game, "zones")  # the wrapper goes: Crazy Eights shows the default, Game.zones
     monkeypatch.setattr(game, "trace_parts", {"draw pile": "stock"})
     check_game("crazy_eights", only=["trace_zones"])
     state = trace(runner.make_setup("crazy_eights", 2, None, None, 11), 0)[1]["state"]
+    assert list(state) == ["draw pile", "discard", "hands"]
     assert zone_info(game, state, 2)["draw pile"]["visible"] == "nobody"
     assert seat_view(game, state, 2, 0)["draw pile"] == {"hidden": len(state["draw pile"])}
 
