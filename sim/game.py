@@ -393,21 +393,20 @@ class Game:
         S = self.layout.S
         code = getattr(self.layout, "card_code", str)
         named = {part: zone for zone, part in self.trace_parts.items()}
+
+        def listed(p, seat):
+            cards = [code(c) for c in S.cards(snap, p.name, seat)]
+            return cards[::-1] if p.encoding == PILE and p.visible == NOBODY else cards
+
         table, seats = {}, {}
         for p in S.zone_parts():
             if p.encoding == TABLE:
                 raise NotImplementedError(f"{self.id}: zone '{p.name}' is a TABLE zone: write zones(snap, players) "
                                           "(docs/game_reference.md, traces)")
-            flip = p.encoding == PILE and p.visible == NOBODY
-
-            def cards(seat, p=p, flip=flip):
-                cs = [code(c) for c in S.cards(snap, p.name, seat)]
-                return cs[::-1] if flip else cs
-
             if p.owner:
-                seats[named.get(p.name, p.name)] = [cards(s) for s in range(players)]
+                seats[named.get(p.name, p.name)] = [listed(p, s) for s in range(players)]
             else:
-                table[named.get(p.name, p.name)] = cards(None)
+                table[named.get(p.name, p.name)] = listed(p, None)
         return table | seats
 
     def card_face(self, code: str) -> tuple[str, str] | None:
