@@ -10,6 +10,8 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -451,3 +453,31 @@ def test_demo_dashboard_panels_in_the_browser(browser, demo_out):
             len(f["replays"]) for f in s["findings"])
     rows = d.find_elements(By.CSS_SELECTOR, "#overview tr[data-game]")
     assert len(rows) == len(game_ids())
+
+
+_IMPORTED = time.time()  # before this module's browser session started
+
+
+def _written_since(root, since):
+    if not root.is_dir():
+        return []
+    return [str(p) for p in root.rglob("*") if p.lstat().st_mtime > since]
+
+
+def test_the_browser_tests_write_nothing_in_the_home(browser, tmp_path):
+    """Chromium keeps a profile, crash reports and dconf settings under XDG_CONFIG_HOME and
+    XDG_CACHE_HOME (the user's ~/.config and ~/.cache unless set), and matplotlib its font
+    cache under MPLCONFIGDIR; tests/conftest.py points them at a temporary folder.  Since
+    this module was imported (its browser session started after), with a page opened in
+    it: nothing new in the user's ~/.config, and nothing in ~/.cache but the compile cache
+    (which the tests may write, docs/history.md).  Last in the module: after every browser
+    test of it."""
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><p id='p'>ok</p></body></html>")
+    browser.get(page.as_uri())
+    assert browser.execute_script("return document.getElementById('p').textContent") == "ok"
+    home = Path.home()
+    assert not Path(os.environ.get("XDG_CONFIG_HOME", home / ".config")).is_relative_to(home)
+    written = _written_since(home / ".config", _IMPORTED) + [
+        p for p in _written_since(home / ".cache", _IMPORTED) if not p.startswith(str(home / ".cache" / "cardlab"))]
+    assert written == [], written
