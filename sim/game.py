@@ -391,7 +391,7 @@ class Game:
         lies (a discard pile's last card is its top).  A game whose trace shows more (a
         score pile's points, a TABLE zone) writes its own."""
         S = self.layout.S
-        code = getattr(self.layout, "card_code", str)
+        code = self.card_names(snap)
         named = {part: zone for zone, part in self.trace_parts.items()}
 
         def listed(p, seat):

@@ -132,6 +132,12 @@ def determinize(game, st: np.ndarray, seat: int, rng: np.random.Generator) -> np
     return out
 
 
+def seat_sees(p, owner: int | None, seat: int) -> bool:
+    """Whether ``seat`` sees part ``p``'s block of ``owner`` (None: its only block): a
+    PUBLIC part, or its own block of an OWNER part."""
+    return p.visible == PUBLIC or (p.visible == OWNER and owner == seat)
+
+
 class ImpossibleWorld(ValueError):
     """A game's ``honour_shown`` hook made a world no re-deal could have dealt."""
 
@@ -146,20 +152,17 @@ def check_honoured(game, dealt: np.ndarray, world: np.ndarray, seat: int, hidden
     S = game.schema
     where = f"{game.id}: honour_shown for seat {seat} made a world no re-deal could deal: "
     for p in S.parts.values():
-        if p.visible == OWNER and p.owner:
-            blk = p.block(seat)
-        elif p.visible == PUBLIC:
-            blk = slice(p.offset, p.offset + p.words)  # every seat's block of a per-seat part
-        else:
-            continue
-        moved = np.flatnonzero(dealt[blk] != world[blk])
-        if moved.size:
-            w = blk.start + int(moved[0])
-            owner = seat if p.visible == OWNER else (w - p.offset) // p.size if p.owner else None
-            what = f"'{p.name}'" + ("" if owner is None else f" of seat {owner}")
-            raise ImpossibleWorld(where + f"it changed {what} (word {(w - p.offset) % p.size}: {int(dealt[w])} -> "
-                                  f"{int(world[w])}), which the seat sees; a hook moves cards only among the "
-                                  "places hidden from the seat")
+        for owner in range(players_of(game, dealt)) if p.owner else [None]:
+            if not seat_sees(p, owner, seat):
+                continue
+            blk = p.block(owner)
+            moved = np.flatnonzero(dealt[blk] != world[blk])
+            if moved.size:
+                w = blk.start + int(moved[0])
+                what = f"'{p.name}'" + ("" if owner is None else f" of seat {owner}")
+                raise ImpossibleWorld(where + f"it changed {what} (word {int(moved[0])}: {int(dealt[w])} -> "
+                                      f"{int(world[w])}), which the seat sees; a hook moves cards only among the "
+                                      "places hidden from the seat")
     before, after = [], []
     for name, owner in hidden:
         a, b = zone_cards(game, dealt, name, owner), zone_cards(game, world, name, owner)
@@ -199,25 +202,22 @@ def observation(game, st: np.ndarray, seat: int) -> dict[str, Any]:
         "counters": {}, "zones": {},
     }
 
-    def sees(p, owner):
-        return p.visible == "public" or (p.visible == OWNER and owner == seat)
-
     for p in S.parts.values():
         if p.section != "zones" or p.name in ("phase", "actor"):
             continue
         owners = list(range(P)) if p.owner else [None]
         if p.encoding == VALUES:
-            vals = [[int(x) for x in st[p.block(o)]] if sees(p, o) else None for o in owners]
+            vals = [[int(x) for x in st[p.block(o)]] if seat_sees(p, o, seat) else None for o in owners]
             vals = [v[0] if v is not None and p.size == 1 else v for v in vals]
             obs["counters"][p.name] = vals if p.owner else vals[0]
             continue
         shown = []
         for o in owners:
-            if sees(p, o) and p.encoding == TABLE and not hasattr(game, "zone_cards"):
+            if seat_sees(p, o, seat) and p.encoding == TABLE and not hasattr(game, "zone_cards"):
                 shown.append([int(x) for x in st[p.block(o)]])  # the game's own rows
                 continue
             cards = zone_cards(game, st, p.name, o)
-            shown.append([code(c) for c in cards] if sees(p, o) else {"hidden": len(cards)})
+            shown.append([code(c) for c in cards] if seat_sees(p, o, seat) else {"hidden": len(cards)})
         obs["zones"][p.name] = shown if p.owner else shown[0]
     return obs
 

@@ -57,9 +57,10 @@ def no_table_put(st, offset, seat, pool, k, n):
     return
 
 
-@helper("void(ST, ST, int64)")
+@helper("void(ST, ST, int64)", paste=True)
 def no_honour_shown(src, dst, seat):
-    """A game whose rules show no seat a hidden card alone: nothing to honour."""
+    """A game whose rules show no seat a hidden card alone: nothing to honour (pasted: no
+    call in every re-deal of the search)."""
     return
 
 
