@@ -200,8 +200,10 @@ def audit(game: str = typer.Argument(..., help="Game id."),
           quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar.")):
     """The honesty audit: every strategy's decisions run as plain Python over a state that
     checks every word read and written against what the deciding seat may see, in every
-    setting of the game's plan, and both re-deals checked to leave nothing hidden behind.
-    Exit status 1 when a strategy reads or writes what it may not (docs/honesty.md)."""
+    setting of the game's plan, and both re-deals checked to leave nothing hidden behind
+    (the search's worlds checked to be ones a re-deal could deal, with the deciding seat's
+    legal actions).  Exit status 1 when a strategy reads or writes what it may not, or a
+    re-deal fails its check (docs/honesty.md)."""
     from cardlab.sim import audit as auditor
     from cardlab.sim import runner
     from cardlab.sim.registry import get_game
@@ -218,7 +220,7 @@ def audit(game: str = typer.Argument(..., help="Game id."),
         r = auditor.run_audit(game, decisions, search_decisions, seed,
                               progress=(lambda i, total: advance(1)) if advance else None)
     print(json.dumps(r) if as_json else auditor.summary(r))
-    bad = r["violations"] or (r["redeal"] and r["redeal"]["differ"])
+    bad = r["violations"] or (r["redeal"] and (r["redeal"]["differ"] or r["redeal"]["impossible"]))
     raise typer.Exit(1 if bad else 0)
 
 

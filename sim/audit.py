@@ -44,6 +44,7 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -699,6 +700,7 @@ def check_redeal(game_id: str, positions: int = 30, seed: int = 5) -> dict:
             keep[p.offset:p.offset + p.words] = False
     rng = np.random.default_rng(seed)
     differ: dict[str, int] = {}
+    impossible: list[str] = []
     checked = 0
     for k, players, st in positions_of(game_id, positions, seed):
         for seat in sorted({int(st[L.S_ACTOR]), (int(st[L.S_ACTOR]) + 1) % players}):
@@ -720,8 +722,52 @@ def check_redeal(game_id: str, positions: int = 30, seed: int = 5) -> dict:
                     part, block, word, _ = locate(S, int(w))
                     key = f"{kind}: {part}" + ("" if block is None else f" of seat {block}")
                     differ[key] = differ.get(key, 0) + 1
+            fault = search_world_fault(game, base, worlds[0][1], seat)
+            if fault is not None:
+                impossible.append(f"game {k} of seed {seed} ({players} players): {fault}")
             checked += 1
-    return {"positions": checked, "differ": differ, "unsafe": check_clear_is_safe(game_id, positions, seed)}
+    return {"positions": checked, "differ": differ, "impossible": impossible,
+            "unsafe": check_clear_is_safe(game_id, positions, seed)}
+
+
+def search_world_fault(game, real: np.ndarray, world: np.ndarray, seat: int) -> str | None:
+    """What is wrong with ``world``, the search's re-deal of ``real`` for ``seat``
+    (``sim/redeal.determinize``, with the game's ``table_cards``, ``table_put`` and
+    ``honour_shown``), or None.  It must be a world a re-deal could deal: against the
+    real position with what a re-deal clears cleared (``observe.clear_hidden``), every
+    word the seat sees is as it was, every hidden zone holds as many cards and the hidden
+    cards are the same ones (``observe.world_fault``).  And when ``seat`` is the one to
+    decide, the world offers it exactly the real position's legal actions: what a seat may
+    do follows from what it sees, else the search would try in its worlds actions the real
+    position refuses (or never try one it allows)."""
+    from cardlab.sim import observe
+    from cardlab.sim.positions import legal_actions
+
+    S, L = game.schema, game.layout
+    players = observe.players_of(game, real)
+    seen = real.copy()
+    observe.clear_hidden(game, seen, seat)
+    fault = observe.world_fault(game, seen, world, seat, S.hidden_from(seat, players))
+    hooks = [h for h in ("table_cards", "table_put", "honour_shown") if getattr(game.model().RULES, h) is not None]
+    by = (f"{game.id}: the search's re-deal for seat {seat} (sim/redeal.py"
+          + (f", with the game's {', '.join(hooks)}" if hooks else "") + ")")
+    if fault is not None:
+        kind, what = fault
+        return by + {"seen": f" changed {what}, which the seat sees",
+                     "count": f" made a world no re-deal could deal: {what}",
+                     "cards": f" changed the hidden cards ({what})"}[kind]
+    if seat != int(real[L.S_ACTOR]):
+        return None
+    here, there = Counter(legal_actions(game, real.copy())), Counter(legal_actions(game, world.copy()))
+    if here == there:
+        return None
+    only_real, only_world = sorted((here - there).elements()), sorted((there - here).elements())
+    return (by + f" made a world whose legal actions for the seat differ from the real position's "
+            f"({sum(here.values())} there, {sum(there.values())} here"
+            + (f"; only in the real position: {only_real[:4]}" if only_real else "")
+            + (f"; only in the world: {only_world[:4]}" if only_world else "")
+            + "): what a seat may do must follow from what it sees (or its visibility hides what the rules "
+            "show it)")
 
 
 def check_clear_is_safe(game_id: str, positions: int = 30, seed: int = 5, steps: int = 400) -> dict:
@@ -957,6 +1003,10 @@ def summary(result: dict) -> str:
         lines.append(f"  re-deals: {r['positions']} positions, " + (
             "both leave nothing hidden behind" if not r["differ"] else
             "DIFFER in " + ", ".join(f"{k} ({n})" for k, n in r["differ"].items())))
+        bad = r.get("impossible") or []
+        lines.append("  the search's worlds of them: " + (
+            "each one a re-deal could deal, offering the deciding seat its real legal actions" if not bad else
+            f"{len(bad)} IMPOSSIBLE; the first: {bad[0]}"))
         u = r["unsafe"]
         lines.append(f"  what they clear: {u['positions']} positions, " + (
             "never matters to the rules" if not u["parted"] else "MATTERS: " + "; ".join(u["parted"][:3])))

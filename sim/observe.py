@@ -142,43 +142,58 @@ class ImpossibleWorld(ValueError):
     """A game's ``honour_shown`` hook made a world no re-deal could have dealt."""
 
 
+def world_fault(game, before: np.ndarray, world: np.ndarray, seat: int, hidden: list) -> tuple[str, str] | None:
+    """The first way ``world`` is not a re-deal of ``before`` for ``seat`` (``hidden``: the
+    zones hidden from it, ``Schema.hidden_from``), or None: ``("seen", what)`` a word the
+    seat sees changed (the generators aside: a re-deal reseeds the future); ``("count",
+    what)`` a hidden zone holds another number of cards; ``("cards", what)`` the hidden
+    cards are not the same ones.  ``check_honoured`` and the audit's check of the search's
+    worlds (``sim/audit.check_redeal``) word it for what made the world."""
+    S = game.schema
+    for p in S.parts.values():
+        for owner in range(players_of(game, before)) if p.owner else [None]:
+            if p.section == "rng" or not seat_sees(p, owner, seat):
+                continue
+            blk = p.block(owner)
+            moved = np.flatnonzero(before[blk] != world[blk])
+            if moved.size:
+                w = blk.start + int(moved[0])
+                what = f"'{p.name}'" + ("" if owner is None else f" of seat {owner}")
+                return "seen", f"{what} (word {int(moved[0])}: {int(before[w])} -> {int(world[w])})"
+    was, now = [], []
+    for name, owner in hidden:
+        a, b = zone_cards(game, before, name, owner), zone_cards(game, world, name, owner)
+        if len(a) != len(b):
+            what = f"'{name}'" + ("" if owner is None else f" of seat {owner}")
+            return "count", f"{what} held {len(a)} cards and holds {len(b)}"
+        was += a
+        now += b
+    made, lost = Counter(now) - Counter(was), Counter(was) - Counter(now)
+    if made or lost:
+        code = game.card_names(world)
+        return "cards", ", ".join([f"{code(c)} {n} more" for c, n in sorted(made.items())] +
+                                  [f"{code(c)} {n} fewer" for c, n in sorted(lost.items())])
+    return None
+
+
 def check_honoured(game, dealt: np.ndarray, world: np.ndarray, seat: int, hidden: list) -> None:
     """The world ``honour_shown`` made of the re-dealt ``dealt`` must be one a re-deal could
     have dealt: the hook only moves cards among the places hidden from ``seat`` (its
     contract, ``sim/redeal.py``).  So every word the seat sees is as it was, every hidden
-    zone holds as many cards as before and the hidden cards are the same ones.  Raises
-    ImpossibleWorld naming the first word, zone or cards that break it (the kit's honesty
-    check and the audit re-deal through here, so a broken hook fails them by name)."""
-    S = game.schema
-    where = f"{game.id}: honour_shown for seat {seat} made a world no re-deal could deal: "
-    for p in S.parts.values():
-        for owner in range(players_of(game, dealt)) if p.owner else [None]:
-            if not seat_sees(p, owner, seat):
-                continue
-            blk = p.block(owner)
-            moved = np.flatnonzero(dealt[blk] != world[blk])
-            if moved.size:
-                w = blk.start + int(moved[0])
-                what = f"'{p.name}'" + ("" if owner is None else f" of seat {owner}")
-                raise ImpossibleWorld(where + f"it changed {what} (word {int(moved[0])}: {int(dealt[w])} -> "
-                                      f"{int(world[w])}), which the seat sees; a hook moves cards only among the "
-                                      "places hidden from the seat")
-    before, after = [], []
-    for name, owner in hidden:
-        a, b = zone_cards(game, dealt, name, owner), zone_cards(game, world, name, owner)
-        if len(a) != len(b):
-            what = f"'{name}'" + ("" if owner is None else f" of seat {owner}")
-            raise ImpossibleWorld(where + f"{what} held {len(a)} cards and holds {len(b)}; a hook swaps cards, "
-                                  "so every hidden zone keeps its number of cards")
-        before += a
-        after += b
-    made, lost = Counter(after) - Counter(before), Counter(before) - Counter(after)
-    if made or lost:
-        code = game.card_names(world)
-        raise ImpossibleWorld(where + "the hidden cards changed (" + ", ".join(
-            [f"{code(c)} {n} more" for c, n in sorted(made.items())] + [f"{code(c)} {n} fewer" for c, n in
-                                                                         sorted(lost.items())])
-            + "); a hook swaps cards among the hidden places, never making or losing one")
+    zone holds as many cards as before and the hidden cards are the same ones
+    (``world_fault``).  Raises ImpossibleWorld naming the first word, zone or cards that
+    break it (the kit's honesty check and the audit re-deal through here, so a broken hook
+    fails them by name)."""
+    fault = world_fault(game, dealt, world, seat, hidden)
+    if fault is None:
+        return
+    kind, what = fault
+    raise ImpossibleWorld(f"{game.id}: honour_shown for seat {seat} made a world no re-deal could deal: " + {
+        "seen": f"it changed {what}, which the seat sees; a hook moves cards only among the places hidden "
+                "from the seat",
+        "count": f"{what}; a hook swaps cards, so every hidden zone keeps its number of cards",
+        "cards": f"the hidden cards changed ({what}); a hook swaps cards among the hidden places, never making "
+                 "or losing one"}[kind])
 
 
 # ------------------------------------------------------------ observation

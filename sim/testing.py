@@ -436,6 +436,9 @@ def check_audit(game_id: str, decisions: int = AUDIT_DECISIONS,
                         + ("; or the game's honour_shown reads more than the seat's own book and the world"
                            if get_game(game_id).model().RULES.honour_shown is not None else ""))
     assert r["redeal"]["positions"] > 0, f"{game_id}: the re-deal check found no position to check"
+    impossible = r["redeal"]["impossible"]
+    assert not impossible, (f"{game_id}: {len(impossible)} of the search's worlds are none a re-deal could deal "
+                            f"or change the deciding seat's legal actions; the first: {impossible[0]}")
     parted = r["redeal"]["unsafe"]["parted"]
     assert not parted, (f"{game_id}: what a re-deal clears still matters to the rules ({parted[0]}): declare "
                         "the book public if every seat knows it, else derived, re-made by the re-deal hooks")

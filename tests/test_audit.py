@@ -320,7 +320,8 @@ def test_shipped_strategies_pass_the_plan(runs, game):
     r = runs[f"shipped:{game}"]
     bad = [(c["pool"], c["players"], c["violations"]) for c in r["cells"] if c["violations"]]
     assert r["violations"] == 0 and not bad, bad
-    assert r["redeal"]["positions"] > 0 and r["redeal"]["differ"] == {}, r["redeal"]
+    assert r["redeal"]["positions"] > 0 and r["redeal"]["differ"] == {} and r["redeal"]["impossible"] == [], \
+        r["redeal"]
 
 
 # ------------------------------------------------------------ kind 5: outside the tested settings

@@ -10,6 +10,7 @@ tested: the hook runs on every re-deal, after the cards are dealt back, and the 
 depends only on what the seat knows."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -17,6 +18,7 @@ import pytest
 from numba import njit
 
 from cardlab.sim import observe, redeal, runner
+from cardlab.sim.audit import search_world_fault
 from cardlab.sim.crazy_eights import layout as L
 from cardlab.sim.registry import get_game
 from cardlab.sim.rng import seat_below, seed_seat
@@ -150,3 +152,55 @@ def test_the_kit_fails_a_hook_that_makes_a_world_no_re_deal_could(monkeypatch, h
     with pytest.raises(AssertionError, match=message + r".* \(re-dealing game 0 of seed 17 at decision 'play' of "
                        r"seat 0, re-deal 0\)"):
         check_honesty("crazy_eights", decisions=5, strategies=["reference"])
+
+
+# ---------------------------------------------------------------- the search's own worlds
+# The search re-deals with the compiled sim/redeal.determinize; the audit (check_redeal)
+# checks its worlds with audit.search_world_fault: a world a re-deal could deal, offering the
+# deciding seat the real position's legal actions.
+
+
+@pytest.mark.parametrize("hook, message", [
+    (takes_from_my_hand, r"changed 'hands' of seat 0 \(word 0: \d+ -> \d+\), which the seat sees"),
+    (copies_a_card, r"changed the hidden cards \(\w\w 1 more, \w\w 1 fewer\)"),
+    (adds_a_card, r"made a world no re-deal could deal: 'hands' of seat 1 held 5 cards and holds 6"),
+])
+def test_the_audit_names_a_search_world_no_re_deal_could_deal(hook, message):
+    game = get_game("crazy_eights")
+    st = new_game(game, runner.make_setup("crazy_eights", 3, None, "reference", 5), 0)
+    show(st, int(np.flatnonzero([(int(st[L.S_HANDS + 1]) >> b) & 1 for b in range(L.NCARDS)])[0]))
+    for hook_ in (redeal.no_honour_shown, put_back_shown):  # the search's worlds, with and without the hook
+        src = st.copy()  # each re-deal draws on from seat 0's stream in src
+        for _ in range(20):
+            assert search_world_fault(game, st, world(src, 0, hook_), 0) is None
+    broken = world(st.copy(), 0, redeal.no_honour_shown)
+    hook(st, broken, 0)  # as if the search's re-deal had made it
+    assert re.fullmatch(r"crazy_eights: the search's re-deal for seat 0 \(sim/redeal.py\) " + message,
+                        search_world_fault(game, st, broken, 0))
+
+
+def test_the_audit_names_a_legal_that_depends_on_what_the_seat_cannot_see(monkeypatch):
+    """A ``legal`` that also offers the draw when the stock's (face-down) top card is a heart:
+    the search's worlds, with the stock re-dealt, list other actions than the real position."""
+    game = get_game("crazy_eights")
+    K = game.model()
+    honest = K.legal
+
+    def peeking(st):
+        n = honest(st)
+        if st[L.S_PHASE] == L.D_PLAY and st[L.S_STOCK + st[L.S_STOCK_N] - 1] // 13 == 2:
+            st[L.S_ACTS + 4 * n:L.S_ACTS + 4 * n + 4] = (L.A_DRAW, 0, 0, 0)
+            n += 1
+        return n
+
+    st = new_game(game, runner.make_setup("crazy_eights", 3, None, "reference", 5), 0)
+    me, src = int(st[L.S_ACTOR]), st.copy()  # each re-deal draws on from the seat's stream in src
+    assert all(search_world_fault(game, st, world(src, me, redeal.no_honour_shown), me) is None for _ in range(20))
+    monkeypatch.setattr(K, "legal", peeking)
+    faults = {search_world_fault(game, st, world(src, me, redeal.no_honour_shown), me) for _ in range(40)}
+    assert any(f and re.fullmatch(r"crazy_eights: the search's re-deal for seat 0 \(sim/redeal.py\) made a world "
+                                  r"whose legal actions for the seat differ from the real position's \(\d+ there, "
+                                  r"\d+ here; only in the (real position|world): \[\(1, 0, 0, 0\)\]\): what a seat "
+                                  r"may do must follow from what it sees \(or its visibility hides what the rules "
+                                  r"show it\)", f) for f in faults), faults
+    assert None in faults  # the worlds whose stock top agrees with the real one's are fine
