@@ -175,7 +175,9 @@ def _text(v) -> str:
 
 
 def render_view(game, st: np.ndarray, seat: int) -> str:
-    """What ``seat`` sees, zone by zone (per-seat zones seat by seat)."""
+    """What ``seat`` sees, zone by zone (per-seat zones seat by seat), then what the rules
+    showed it alone (``Game.describe_shown`` of each part its ``observation`` lists as
+    shown: a Priest's look), which no zone and no event holds."""
     P = int(st[game.schema.parts["rules"].offset])
     lines = []
     for name, v in visible_zones(game, st, seat).items():
@@ -187,6 +189,10 @@ def render_view(game, st: np.ndarray, seat: int) -> str:
             lines.append(f"  {game.zone_label(name)}: " + " | ".join(parts))
         else:
             lines.append(f"  {game.zone_label(name)}: {_text(v)}")
+    for name, values in game.observation(st, seat)["shown"].items():
+        said = game.describe_shown(name, values, seat)
+        if said:
+            lines.append(f"  shown to you alone: {said}")
     return "\n".join(lines)
 
 

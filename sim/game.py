@@ -422,6 +422,15 @@ class Game:
         None (the default) shows the action's numbers named by the decision's fields only."""
         return None
 
+    def describe_shown(self, part: str, values: list[int], seat: int) -> str | None:
+        """What the rules showed ``seat`` alone, in words, for ``cardlab play``: ``values`` is
+        the seat's block of ``part`` (one of ``Schema.shown_parts``: "you know seat 2 holds a
+        Priest").  None says nothing (nothing known yet); the default shows the part's name,
+        its help and its numbers while any is not 0."""
+        if not any(values):
+            return None
+        return f"{part} ({self.schema.parts[part].help}): {' '.join(map(str, values))}"
+
     def decode_trace(self, rules: dict, players: int, st: np.ndarray) -> list[dict]:
         """The events of a trace-mode state as JSON-able dicts: type, step, turn, player
         (None: chance), action (the event's name), its numbers named by ``event_fields``, and

@@ -204,8 +204,10 @@ def _codes(game, st: np.ndarray):
 
 def observation(game, st: np.ndarray, seat: int) -> dict[str, Any]:
     """What ``seat`` sees in ``st``: the pending decision and who decides, every public
-    counter, and every zone by its schema name (per-seat zones as a list by seat) as
-    card codes, or ``{"hidden": n}`` where the seat may not see the cards."""
+    counter, every zone by its schema name (per-seat zones as a list by seat) as card
+    codes, or ``{"hidden": n}`` where the seat may not see the cards, and under ``shown``
+    the seat's own block of every part the rules show it alone (``Schema.shown_parts``:
+    what a Priest saw), its numbers by part name."""
     S = game.schema
     P = players_of(game, st)
     code = _codes(game, st)
@@ -215,6 +217,7 @@ def observation(game, st: np.ndarray, seat: int) -> dict[str, Any]:
         "decision": S.decisions[phase - 1][0] if phase > 0 else None,
         "actor": int(st[S.parts["actor"].offset]) if phase > 0 else None,
         "counters": {}, "zones": {},
+        "shown": {p.name: [int(x) for x in st[p.block(seat)]] for p in S.shown_parts()},
     }
 
     for p in S.parts.values():

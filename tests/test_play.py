@@ -118,6 +118,28 @@ def test_the_view_shows_only_what_the_seat_sees(game):
     assert checked
 
 
+def test_the_view_shows_what_the_rules_showed_the_seat_alone(monkeypatch):
+    """A part the rules show one seat alone (``Schema.shown_parts``: a Priest's look, kept in
+    a book no zone or event holds) is in the seat's view, its own block only, worded by the
+    game's ``describe_shown``.  No shipped game has one, so Crazy Eights' strategy memory
+    stands in for it here."""
+    g = get_game("crazy_eights")
+    L = g.layout
+    t = Table(runner.make_setup("crazy_eights", 3, None, None, 11), 0)
+    st = t.st.copy()
+    assert "shown to you alone" not in render_view(g, st, 1)
+    monkeypatch.setattr(g.schema, "shown_parts", lambda: [g.schema.parts["memory"]])
+    st[L.S_MEMORY + 1 * L.MEMW:L.S_MEMORY + 2 * L.MEMW] = (3, 0, 7, 0)  # seat 1's block
+    assert g.observation(st, 1)["shown"] == {"memory": [3, 0, 7, 0]}
+    assert g.observation(st, 0)["shown"] == {"memory": [0, 0, 0, 0]}
+    view = render_view(g, st, 1)
+    assert view.splitlines()[-1] == ("  shown to you alone: memory (each seat's strategy memory (starver): MEMW "
+                                     "numbers from S_MEMORY + seat * MEMW, cleared by setup): 3 0 7 0")
+    assert "shown to you alone" not in render_view(g, st, 0)  # seat 0 was shown nothing, and not seat 1's
+    monkeypatch.setattr(g, "describe_shown", lambda part, values, seat: f"seat {seat} knows {values[2]}")
+    assert render_view(g, st, 1).splitlines()[-1] == "  shown to you alone: seat 1 knows 7"
+
+
 def test_bots_hidden_draws_are_masked():
     """A card moving between zones the seat cannot see (a bot's draw) is shown as ?; a card
     it saw move (a bot's play onto the discard pile) is named."""
