@@ -213,5 +213,13 @@ def render_text(summary: dict[str, Any]) -> str:
             lines.append(f"  {c['card']:>6}: IWD {100 * c['iwd']:+5.1f} points "
                          f"[{100 * c['iwd_ci'][0]:+.1f}, {100 * c['iwd_ci'][1]:+.1f}]  "
                          f"held in {_pct(c['held_rate'])} of seat-games, played {_pct(c['play_rate'])} when held")
+    # a type every seat held (or none did) has no games to compare with: say so, not nothing
+    always = [c["card"] for c in s["card_power"] if c["iwd"] is None and c["held_rate"] == 1]
+    never = [c["card"] for c in s["card_power"] if c["iwd"] is None and not c["held_rate"]]
+    if always:
+        lines.append(f"  no IWD for {', '.join(always)}: held by every seat in every game, so no game to compare "
+                     "(cardlab cardpower gives the causal value)")
+    if never:
+        lines.append(f"  no IWD for {', '.join(never)}: never held by any seat")
     lines.append(f"{s['elapsed_s']} s, {s['games_per_second']:,.0f} games/s")
     return "\n".join(lines)

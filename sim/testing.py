@@ -13,6 +13,11 @@ The checks (``CHECKS``, in the order they run):
   legal actions: every action ``legal`` lists is one ``step`` accepts, after every step
   every card is in exactly one zone (the multiset of all zones equals the deck), and
   every game ends or stops at its cap;
+- ``legal_complete``: ``legal`` against ``step`` the other way: on positions of random legal
+  play, actions near the listed ones (each declared field moved by -1 or +1) that ``legal``
+  does not list must be refused by ``step``, or play exactly like a listed action (a
+  field the action's kind does not use); one that plays otherwise is a play the rules
+  allow and ``legal`` left out;
 - ``trace_equals_fast``: a traced game (the same kernel in trace mode) ends exactly like
   the fast path's game of the same seed and index, for every strategy, with every card in
   one zone after every event;
@@ -44,7 +49,11 @@ The checks (``CHECKS``, in the order they run):
 - ``shape_noted``: the shape columns of the per-game rows add up to the shape tallies;
 - ``lead_in_trace``: in a few traced games at the fewest, the default and the most
   players, the sole leader the fast path noted at the end of every turn is the one the
-  trace's events show (the replay viewer's reading, ``sim/trace.read_lead``).
+  trace's events show (the replay viewer's reading, ``sim/trace.read_lead``); it fails a
+  game in which every traced game hits the turn cap (it stalls);
+- ``trace_zones``: every zone of a trace that shows cards is one of the schema's zones (by
+  its name, its plural or the game's ``trace_parts``), so ``play`` and the replay viewer
+  hide it from the seats its part hides it from.
 """
 from __future__ import annotations
 
@@ -263,7 +272,11 @@ def check_lead_in_trace(game_id: str, games: int = 4, seed: int = 7) -> None:
             t = lead.differs()
             if t is not None:
                 raise AssertionError(_lead_slip(game, setup, g, lines, lead, t))
-    assert finished, f"{game_id}: every traced game hit the cap: no noted standing to compare"
+    assert finished, (f"{game_id}: every traced game ({games} at each of {game.min_players}, "
+                      f"{game.default_players} and {game.max_players} players, the default strategies) hit "
+                      "the turn cap, so no noted standing could be compared: the game stalls under its own "
+                      "strategies (a rule that never ends it, or a strategy that never moves it on: look "
+                      "at the end of cardlab trace " + game_id + ")")
 
 
 def check_trace_zones(game_id: str, games: int = 3, seed: int = 11) -> None:
@@ -543,8 +556,15 @@ def check_golden_trace(game_id: str) -> None:
     want = path.read_text().splitlines()
     got = golden_trace_lines(game_id)
     for i, (a, b) in enumerate(zip(want, got)):
-        assert a == b, f"{game_id}: the golden trace differs at line {i}:\n  golden: {a[:300]}\n  now:    {b[:300]}"
-    assert len(want) == len(got), f"{game_id}: the golden trace has {len(want)} lines, the game now {len(got)}"
+        assert a == b, (f"{game_id}: the golden trace differs at line {i}:\n  golden: {a[:300]}\n  now:    {b[:300]}"
+                        f"\n{_RERECORD.format(game_id=game_id)}")
+    assert len(want) == len(got), (f"{game_id}: the golden trace has {len(want)} lines, the game now {len(got)}; "
+                                   + _RERECORD.format(game_id=game_id))
+
+
+# what a golden-trace failure tells the designer to do
+_RERECORD = ("a rules change shows here first: if the rules page asks for it (your rule tests say why), "
+             "write the game anew with python scripts/golden.py --trace {game_id}; else the change is a slip")
 
 
 RANDOM_EDGE = 0.05      # a seat's win share under uniformly random play this far from fair ...

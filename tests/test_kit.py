@@ -231,3 +231,25 @@ def test_trace_zones_names_a_zone_of_cards_that_no_schema_zone_matches(monkeypat
     assert zone_info(game, state, 2)["draw pile"]["visible"] == "nobody"
     assert seat_view(game, state, 2, 0)["draw pile"] == {"hidden": len(state["draw pile"])}
 
+
+
+def test_a_stalling_game_and_a_changed_golden_trace_say_what_to_do(monkeypatch, tmp_path):
+    """Every traced game at the turn cap fails lead_in_trace as a game that stalls (not as a
+    question of leads); a golden trace that differs names the command that re-records it."""
+    from cardlab.sim import runner, testing
+
+    real = runner.make_setup
+    monkeypatch.setattr(runner, "make_setup", lambda g, p=None, sets=None, strategies=None, seed=1:
+                        real(g, p, ["max_turns=2"], strategies, seed))
+    with pytest.raises(AssertionError, match=r"crazy_eights: every traced game \(4 at each of 2, 3 and 7 players, "
+                       r"the default strategies\) hit the turn cap, so no noted standing could be compared: the "
+                       r"game stalls under its own strategies"):
+        testing.check_lead_in_trace("crazy_eights")
+    monkeypatch.setattr(runner, "make_setup", real)
+    golden = (testing.GOLDEN_TRACES / "crazy_eights.jsonl").read_text().splitlines()
+    (tmp_path / "crazy_eights.jsonl").write_text("\n".join(golden[:1] + [golden[1].replace('"', "'", 1)]
+                                                           + golden[2:]) + "\n")
+    monkeypatch.setattr(testing, "GOLDEN_TRACES", tmp_path)
+    with pytest.raises(AssertionError, match=r"(?s)the golden trace differs at line 1:.*write the game anew with "
+                       r"python scripts/golden.py --trace crazy_eights; else the change is a slip"):
+        testing.check_golden_trace("crazy_eights")

@@ -196,3 +196,28 @@ def test_card_power_agrees_with_summary(run3):
         assert row.iwd == pytest.approx(c["iwd"], abs=1e-6)
         assert row.iwd_ci_low == pytest.approx(c["iwd_ci"][0], abs=1e-6)
         assert row.gih_wr == pytest.approx(c["gih_wr"], abs=1e-6)
+
+
+def test_the_text_says_why_a_card_type_has_no_iwd(run3):
+    """A type every seat held in every game (a Lost Cities wager) has no game to compare
+    with, and one no seat held has none either: the text says so instead of leaving the type
+    out without a word."""
+    import copy
+
+    from cardlab.analysis.summary import render_text, summarize
+
+    r = copy.deepcopy(run3)
+    t = r.tally
+    t.held[:, 0] = t.games                  # type 0: held by every seat in every game
+    t.held_win[:, 0] = t.wins
+    t.held[:, 1] = 0                        # type 1: never held
+    t.held_win[:, 1] = 0
+    t.played[:, 1] = t.played_win[:, 1] = 0
+    s = summarize(r)
+    (_, a), (_, b) = r.setup.game.card_types(r.setup.rules)[:2]
+    assert [c["iwd"] for c in s["card_power"][:2]] == [None, None]
+    text = render_text(s)
+    assert (f"  no IWD for {a}: held by every seat in every game, so no game to compare (cardlab cardpower "
+            "gives the causal value)") in text.splitlines()
+    assert f"  no IWD for {b}: never held by any seat" in text.splitlines()
+    assert "no IWD" not in render_text(summarize(run3))
