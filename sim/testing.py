@@ -272,8 +272,10 @@ def check_lead_in_trace(game_id: str, games: int = 4, seed: int = 7) -> None:
             t = lead.differs()
             if t is not None:
                 raise AssertionError(_lead_slip(game, setup, g, lines, lead, t))
-    assert finished, (f"{game_id}: every traced game ({games} at each of {game.min_players}, "
-                      f"{game.default_players} and {game.max_players} players, the default strategies) hit "
+    counts = sorted({game.min_players, game.default_players, game.max_players})
+    assert finished, (f"{game_id}: every traced game ({games} at each of "
+                      f"{', '.join(map(str, counts[:-1])) + ' and ' if len(counts) > 1 else ''}{counts[-1]} "
+                      "players, the default strategies) hit "
                       "the turn cap, so no noted standing could be compared: the game stalls under its own "
                       "strategies (a rule that never ends it, or a strategy that never moves it on: look "
                       "at the end of cardlab trace " + game_id + ")")
@@ -450,8 +452,9 @@ def check_audit(game_id: str, decisions: int = AUDIT_DECISIONS,
                            if get_game(game_id).model().RULES.honour_shown is not None else ""))
     assert r["redeal"]["positions"] > 0, f"{game_id}: the re-deal check found no position to check"
     impossible = r["redeal"]["impossible"]
-    assert not impossible, (f"{game_id}: {len(impossible)} of the search's worlds are none a re-deal could deal "
-                            f"or change the deciding seat's legal actions; the first: {impossible[0]}")
+    assert not impossible, (f"{game_id}: the search's re-deal made {len(impossible)} world(s) that no re-deal "
+                            f"could deal or that change the deciding seat's legal actions; the first: "
+                            f"{impossible[0]}")
     parted = r["redeal"]["unsafe"]["parted"]
     assert not parted, (f"{game_id}: what a re-deal clears still matters to the rules ({parted[0]}): declare "
                         "the book public if every seat knows it, else derived, re-made by the re-deal hooks")
