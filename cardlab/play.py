@@ -134,11 +134,12 @@ def _padded(game, snap: np.ndarray) -> np.ndarray:
     return st
 
 
-def visible_zones(game, st: np.ndarray, seat: int) -> dict:
+def visible_zones(game, st: np.ndarray, seat: int, obs: dict | None = None) -> dict:
     """The zones as the trace names and decodes them, with every zone hidden from ``seat``
     replaced by its card count; the raw observation when a hidden zone cannot be matched
-    to a trace zone by name (never show what the seat cannot see)."""
-    obs = game.observation(st, seat)
+    to a trace zone by name (never show what the seat cannot see).  ``obs``: the seat's
+    observation of ``st``, when the caller has it already."""
+    obs = game.observation(st, seat) if obs is None else obs
     P = int(st[game.schema.parts["rules"].offset])
     zones = game.zones(st[:game.layout.ZONES_END], P)
     for name, owner in game.schema.hidden_from(seat, P):
@@ -179,8 +180,9 @@ def render_view(game, st: np.ndarray, seat: int) -> str:
     showed it alone (``Game.describe_shown`` of each part its ``observation`` lists as
     shown: a Priest's look), which no zone and no event holds."""
     P = int(st[game.schema.parts["rules"].offset])
+    obs = game.observation(st, seat)
     lines = []
-    for name, v in visible_zones(game, st, seat).items():
+    for name, v in visible_zones(game, st, seat, obs).items():
         # a per-seat zone: one list (or dict, or hidden count) per seat; a plain list of
         # cards that happens to hold P cards (a center row) is not one
         if isinstance(v, list) and len(v) == P and P > 1 and all(
@@ -189,7 +191,7 @@ def render_view(game, st: np.ndarray, seat: int) -> str:
             lines.append(f"  {game.zone_label(name)}: " + " | ".join(parts))
         else:
             lines.append(f"  {game.zone_label(name)}: {_text(v)}")
-    for name, values in game.observation(st, seat)["shown"].items():
+    for name, values in obs["shown"].items():
         said = game.describe_shown(name, values, seat)
         if said:
             lines.append(f"  shown to you alone: {said}")

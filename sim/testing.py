@@ -260,7 +260,8 @@ def check_lead_in_trace(game_id: str, games: int = 4, seed: int = 7) -> None:
 
     game = get_game(game_id)
     finished = 0
-    for players in sorted({game.min_players, game.default_players, game.max_players}):
+    counts = sorted({game.min_players, game.default_players, game.max_players})
+    for players in counts:
         setup = runner.make_setup(game_id, players, None, None, seed)
         for g in range(games):
             lines = trace(setup, g)
@@ -272,7 +273,6 @@ def check_lead_in_trace(game_id: str, games: int = 4, seed: int = 7) -> None:
             t = lead.differs()
             if t is not None:
                 raise AssertionError(_lead_slip(game, setup, g, lines, lead, t))
-    counts = sorted({game.min_players, game.default_players, game.max_players})
     assert finished, (f"{game_id}: every traced game ({games} at each of "
                       f"{', '.join(map(str, counts[:-1])) + ' and ' if len(counts) > 1 else ''}{counts[-1]} "
                       "players, the default strategies) hit "
@@ -553,6 +553,11 @@ def check_bad_knobs(game_id: str) -> None:
             raise AssertionError(f"{game_id}: {p} players accepted")
 
 
+# what a golden-trace failure tells the designer to do
+_RERECORD = ("a rules change shows here first: if the rules page asks for it (your rule tests say why), "
+             "write the game anew with python scripts/golden.py --trace {game_id}; else the change is a slip")
+
+
 def check_golden_trace(game_id: str) -> None:
     path = GOLDEN_TRACES / f"{game_id}.jsonl"
     assert path.is_file(), f"{game_id}: no golden trace: write it with python scripts/golden.py --trace {game_id}"
@@ -564,10 +569,6 @@ def check_golden_trace(game_id: str) -> None:
     assert len(want) == len(got), (f"{game_id}: the golden trace has {len(want)} lines, the game now {len(got)}; "
                                    + _RERECORD.format(game_id=game_id))
 
-
-# what a golden-trace failure tells the designer to do
-_RERECORD = ("a rules change shows here first: if the rules page asks for it (your rule tests say why), "
-             "write the game anew with python scripts/golden.py --trace {game_id}; else the change is a slip")
 
 
 RANDOM_EDGE = 0.05      # a seat's win share under uniformly random play this far from fair ...
