@@ -9,8 +9,10 @@ the ``mcts`` action at each under six settings (default trust, trust=0, random r
 progressive widening forced by a small ``widen``, with and without trust, and a
 restriction with widening), and the win shares of 20 whole games with one
 ``mcts:iterations=40`` seat.  The file was written by the code of commit 0a39bbb, before
-the search's copies and wide nodes were made quicker (2026-12-01); ``tests/test_search.py``
-runs the comparison.
+the search's copies and wide nodes were made quicker (2026-12-01); Block Tower's and 3UP
+3DOWN's entries were re-written for intended rule changes (issue 34), and 3UP's again when
+its worlds began to keep a picked-up pile in its hand (2026-12-05, docs/changelog.md).
+``tests/test_search.py`` runs the comparison.
 """
 from __future__ import annotations
 

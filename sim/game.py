@@ -54,8 +54,9 @@ class Rules:
     - ``table_cards``, ``table_put``: the cards of the game's TABLE zones for a re-deal and
       a give (``redeal.no_table_cards`` / ``no_table_put`` otherwise);
     - ``honour_shown(src, dst, seat)``: after a re-deal for ``seat`` (``sim/redeal.py``),
-      swap cards among the re-dealt places so that what the rules showed the seat alone
-      holds in the world (``redeal.no_honour_shown`` otherwise: the search forgets it);
+      swap cards among the re-dealt places so that what the rules showed the seat alone,
+      or every seat (3UP's picked-up pile, in a public book), holds in the world
+      (``redeal.no_honour_shown`` otherwise: the search forgets it);
     - causal card power (``sim/give.py``, a card given between ``deal`` and ``begin``), by
       the schema's swap: ``has_type(st, card, t)``, ``after_give(st)`` (what follows from
       the cards; ``give.held_follows_start`` otherwise: a seat has held the types of its

@@ -22,11 +22,13 @@ k, n)``; a game without hidden TABLE zones passes ``no_table_cards`` / ``no_tabl
 A card the rules showed one seat alone (a book for its eyes, ``Schema.shown_parts``: what
 a Priest saw in a hand) is dealt afresh with the rest; the game's compiled hook
 ``honour_shown(src, dst, seat)`` then swaps cards among the places hidden from the seat so
-that what it was shown holds (the looked-at seat holds a card of the type seen).  It runs
-after the hidden books, the other seats' memory and the pile tails are cleared, reads only
-the seat's own book and the world, and draws any choice from the seat's stream in ``src``
-(``seat_below(src, seat, n)``, n at least 1), so the world still depends only on what the
-seat knows.
+that what it was shown holds (the looked-at seat holds a card of the type seen); the same
+hook keeps what every seat saw go into a hidden place, from a public book (3UP's
+picked-up pile stays in its hand: ``three_up/kernel.honour_shown``).  It runs after the
+hidden books, the other seats' memory and the pile tails are cleared, reads only what the
+seat sees (its own book, public books) and the world, and draws any choice from the
+seat's stream in ``src`` (``seat_below(src, seat, n)``, n at least 1), so the world still
+depends only on what the seat knows.
 """
 import numpy as np
 from numba import njit

@@ -682,8 +682,9 @@ MODEL_SETUPS = [  # (players, knobs): every rule branch the step function has
 def test_random_legal_play_through_the_model_conserves_every_card():
     """2,400 games driven only through ``setup`` / ``legal`` / ``step``, a uniformly random
     listed action at every decision (a numpy generator seeded here): every listed action is
-    accepted, every card is in exactly one zone after every step, the pending seat and
-    decision are always set, and every game ends (a seat out of cards) or hits its cap."""
+    accepted, every card is in exactly one zone after every step, the cards every seat knows
+    a hand holds (S_KNOWN) are in it, the pending seat and decision are always set, and
+    every game ends (a seat out of cards) or hits its cap."""
     gen = np.random.default_rng(2026)
     ends = Counter()
     kinds = Counter()
@@ -703,6 +704,8 @@ def test_random_legal_play_through_the_model_conserves_every_card():
                 kinds[phase] += 1
                 K.step(st, act)
                 assert np.array_equal(zone_cards(st, players), deck), (players, knobs, g, steps)
+                known = st[L.S_KNOWN:L.S_KNOWN + players * L.NT]  # what every seat saw picked up is held
+                assert (known >= 0).all() and (known <= st[L.S_HCNT:L.S_HCNT + players * L.NT]).all()
                 steps += 1
                 assert steps < 5000
             assert st[L.S_LENGTH] <= 60 and st[L.S_LENGTH] == st[L.S_TURN]
@@ -936,6 +939,66 @@ def test_the_hand_masks_follow_every_re_deal_and_stay_their_owners():
 
     with pytest.raises(HonestyError, match="peeks"):
         check_honesty("three_up", decisions=300, strategies=["reference"], choose=peeks_at_masks)
+
+
+# ---------------------------------------------------------------- what every seat saw picked up
+# A pile is picked up face up: every seat knows those cards are in the hand until they are
+# discarded (S_KNOWN, a public book), and the search's worlds keep them there
+# (kernel.honour_shown) instead of dealing them afresh among the hidden places.
+
+
+def known(st, s):
+    return {L.face(t): int(st[L.S_KNOWN + s * L.NT + t]) for t in range(L.NT) if st[L.S_KNOWN + s * L.NT + t]}
+
+
+def test_a_picked_up_pile_is_known_to_be_in_the_hand_until_discarded():
+    st = make_state(hands={0: ["2", "5"]}, pile=["5", "5", "8"], draw=["3"], capacity=40)
+    turn(st, 0)
+    assert actions(st) == ["pickup"] and hand(st, 0) == ["2", "5", "5", "5", "8"]
+    assert known(st, 0) == {"5": 2, "8": 1}  # its own 2 and 5 were never shown
+    M.discard(st, 0, L.SRC_HAND, T("5"), 1)
+    assert known(st, 0) == {"5": 1, "8": 1}  # the 5 it let go may have been a seen one
+    M.discard(st, 0, L.SRC_HAND, T("5"), 2)
+    assert known(st, 0) == {"8": 1}  # never below none
+    st = make_state(hands={0: ["2"]}, pile=["9"], draw=["3"], capacity=40)
+    M.pickup(st, 0, L.P_FORCED)
+    M.draw_up(st, 0, 0)  # a drawn card is the seat's secret
+    assert known(st, 0) == {"9": 1} and hand(st, 0) == ["2", "3", "9"] and draw_pile(st) == []
+
+
+def test_every_world_of_the_search_keeps_a_picked_up_pile_in_the_hand():
+    """Seat 1 picks up 4 cards before every seat's eyes; each world the search deals for
+    seat 2 holds them in seat 1's hand, with the cards seat 1 drew or was dealt re-dealt
+    (so those vary), and is a world a re-deal could deal (the audit's check).  Without
+    the hook the re-deal forgets them."""
+    from cardlab.sim import redeal
+    from cardlab.sim.audit import search_world_fault
+    from cardlab.sim.search import copy_position
+
+    st = make_state(players=3, hands={0: ["4", "6", "9"], 1: ["2", "3", "3"], 2: ["5", "7", "10", "CLR"]},
+                    pile=["4", "8", "CLR1", "8"], draw=["1", "2", "6", "7", "9", "10"],
+                    down={s: ["1", "5", "10"] for s in range(3)}, up={s: ["6", "7"] for s in range(3)})
+    M.pickup(st, 1, L.P_FORCED)
+    st[L.S_PHASE], st[L.S_ACTOR] = L.D_DISCARD, 2
+    assert known(st, 1) == {"4": 1, "8": 2, "CLR1": 1}
+
+    def worlds(hook, n=200):
+        for _ in range(n):
+            dst = np.zeros(L.S_SIZE, dtype=np.int64)
+            copy_position(st, dst, L.ENGINE, 0)
+            redeal.determinize(st, dst, 2, 3, L.REDEAL, L.CLEAR, np.empty(L.S_SIZE, np.int64),
+                               np.empty(L.REDEAL.shape[0] * 8 + 1, np.int64), K.table_cards, K.table_put, hook)
+            yield dst
+
+    rest = Counter()
+    for w in worlds(K.honour_shown):
+        held = Counter(hand(w, 1))  # also: the stacks, counts and type mask agree
+        assert all(held[f] >= n for f, n in known(st, 1).items()) and len(hand(w, 1)) == 7
+        assert search_world_fault(GAME, st, w, 2) is None
+        rest[tuple(sorted((held - Counter(known(st, 1))).elements(), key=T))] += 1
+    assert len(rest) > 20  # its 3 unseen cards are re-dealt, differently world to world
+    lost = sum(any(Counter(hand(w, 1))[f] < n for f, n in known(st, 1).items()) for w in worlds(redeal.no_honour_shown))
+    assert lost > 150
 
 
 # ---------------------------------------------------------------- optional extra discards

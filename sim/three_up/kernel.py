@@ -20,17 +20,17 @@ from numba import njit
 from cardlab.sim import shape
 from cardlab.sim.three_up.moves import progress
 from cardlab.sim.jit import helper, illegal1, illegal3, inline
-from cardlab.sim.rng import shuffle
+from cardlab.sim.rng import seat_below, shuffle
 from cardlab.sim.three_up.layout import (
-    A_PICKUP, A_STOP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, EV_DRAW, HAND, MAXK,
-    NDEAL, NT, P_CHOSEN, P_DOWN, P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP,
+    A_PICKUP, A_STOP, D_DISCARD, D_DRAW, D_UP, END_CAP, END_OUT, ENGINE, EV_DRAW, HAND, MAXC, MAXK,
+    MAXP, NDEAL, NDOWN, NT, P_CHOSEN, P_DOWN, P_EMPTY_HAND, P_FORCED, R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP,
     R_LATER_SEATS_EXTRA, R_MAX_TURNS, R_NCARDS, R_PLAYERS, R_TYPE, SRC_HAND, SRC_UP, S_ACTOR,
-    S_ACTS, S_DEALT, S_DOWN_N, S_DRAW, S_DRAW_N, S_EXTRA, S_GAVE_UP, S_HAND, S_HAND_N, S_HCNT,
-    S_MAY_DRAW, S_OWED, S_PHASE, S_PICKED, S_SCORE, S_TOP, S_TURN, S_UP_N, S_WIN, T_CLR1, T_CLR2,
+    S_ACTS, S_DEALT, S_DOWN, S_DOWN_N, S_DRAW, S_DRAW_N, S_EXTRA, S_GAVE_UP, S_HAND, S_HAND_N, S_HCNT,
+    S_KNOWN, S_MAY_DRAW, S_OWED, S_PHASE, S_PICKED, S_SCORE, S_TOP, S_TURN, S_UP_N, S_WIN, T_CLR1, T_CLR2,
     ZONES_END,
 )
 from cardlab.sim.three_up.moves import (  # noqa: F401 - legal: the model's, for tests
-    can_play, choose_up, deal, discard, discard_legal, draw_up, emit, hand_add, legal, pickup,
+    can_play, choose_up, deal, discard, discard_legal, draw_up, emit, hand_add, hand_pop, hand_push, legal, pickup,
     play_down, stop_chain, up_legal,
 )
 from cardlab.sim.three_up.layout import S_HMASK
@@ -311,6 +311,79 @@ def table_put(st, offset, seat, pool, k, n):
         st[S_DEALT + seat * NDEAL + i] = pool[k + i] if choosing and i < n else 0
 
 
+# ---------------------------------------------------------------- what every seat saw picked up
+
+
+@helper("int64(ST, int64, int64)")
+def surplus(st, o, t):
+    """Cards of type t in seat o's hand beyond those every seat knows it holds (S_KNOWN)."""
+    return st[S_HCNT + o * NT + t] - st[S_KNOWN + o * NT + t]
+
+
+@helper("int64(ST, int64, int64, int64, int64)")
+def spare(st, seat, o, t, j):
+    """The cards of type t hidden from ``seat`` that a world may move into seat o's hand:
+    another seat's (not ``seat``'s, not o's) beyond what it is known to hold, the draw
+    pile's, every seat's down cards.  With j < 0 their number; else where the j-th lies:
+    seat h's hand as h, draw pile position i as MAXP + i, seat h's down card i as
+    MAXP + MAXC + h * NDOWN + i."""
+    n = 0
+    for h in range(st[R_PLAYERS]):
+        if h != seat and h != o and surplus(st, h, t) > 0:
+            n += surplus(st, h, t)
+            if j >= 0 and j < n:
+                return h
+    for i in range(st[S_DRAW_N]):
+        if st[R_TYPE + st[S_DRAW + i]] == t:
+            if j == n:
+                return MAXP + i
+            n += 1
+    for h in range(st[R_PLAYERS]):
+        for i in range(st[S_DOWN_N + h]):
+            if st[R_TYPE + st[S_DOWN + h * NDOWN + i]] == t:
+                if j == n:
+                    return MAXP + MAXC + h * NDOWN + i
+                n += 1
+    return n
+
+
+@helper("void(ST, ST, int64)")
+def honour_shown(src, dst, seat):
+    """A picked-up pile went into a hand before every seat's eyes, so in ``seat``'s world
+    each other seat o holds at least the cards of each type it is known to hold
+    (``S_KNOWN``): where the re-deal left o short of type t, a spare card of type t
+    (``spare``, uniformly) changes places with a card of o's hand that no knowledge pins
+    (uniformly over its cards beyond what is known).  Both exist: the real position holds
+    every known card in place, so the hidden places hold enough of type t, and o's hand is
+    as large as it really is.  Choices come from ``seat``'s stream in ``src``; only ``dst``'s
+    hidden places change (sim/redeal.py)."""
+    for o in range(dst[R_PLAYERS]):
+        if o == seat:
+            continue
+        for t in range(NT):
+            while surplus(dst, o, t) < 0:
+                free = 0  # o's cards of the other types that no knowledge pins
+                for u in range(NT):
+                    if u != t and surplus(dst, o, u) > 0:
+                        free += surplus(dst, o, u)
+                j = seat_below(src, seat, free)
+                u = -1
+                while j >= 0:  # the type of the j-th of them
+                    u += 1
+                    if u != t and surplus(dst, o, u) > 0:
+                        j -= surplus(dst, o, u)
+                give = hand_pop(dst, o, u)
+                at = spare(dst, seat, o, t, seat_below(src, seat, spare(dst, seat, o, t, -1)))
+                if at < MAXP:
+                    got = hand_pop(dst, at, t)
+                    hand_push(dst, at, give)
+                else:
+                    w = S_DRAW + at - MAXP if at < MAXP + MAXC else S_DOWN + at - MAXP - MAXC
+                    got = dst[w]
+                    dst[w] = give
+                hand_push(dst, o, got)
+
+
 # ---------------------------------------------------------------- causal card power
 
 
@@ -332,4 +405,5 @@ def after_give(st):
 
 # the rules functions the engine, the search player and card power are bound to (sim/bind.py)
 RULES = Rules(deal=shuffle_and_deal, step=step, legal=legal, progress=progress, restrict_bits=restrict_bits,
-              table_cards=table_cards, table_put=table_put, has_type=has_type, after_give=after_give)
+              table_cards=table_cards, table_put=table_put, honour_shown=honour_shown, has_type=has_type,
+              after_give=after_give)

@@ -183,6 +183,11 @@ S.book("picked", 1, "1: the turn ended with a pick-up (no draw back up to 3 unle
        "draw_after_pickup)", visible=PUBLIC)
 S.book("extra", 1, "1 once the turn made its first discard: a discard it still owes is an "
        "extra one (a Clear +1/+2's)", visible=PUBLIC)
+# what every seat saw go into a hand: a picked-up pile is public, so the search's re-deal puts
+# those cards back (kernel.honour_shown) instead of dealing them afresh among the hidden places
+S.book("known", NT, "cards of each type every seat knows the seat holds in hand: each pile it "
+       "picked up added its cards, each discard of n from the hand takes n off (at least 0)",
+       owner=True, visible=PUBLIC)
 # a discard's legal actions: each legal number with 1..all its copies (at most MAXK of a
 # type, MAXN number types), each Clear type, the pick-up, the stop
 MAXACT = MAXN * MAXK + 5
@@ -201,9 +206,9 @@ S_PILE, S_GONE, S_HAND, S_UP, S_DOWN = S.at("pile", "gone", "hand", "up", "down"
 S_PHASE, S_ACTOR, S_HELD, S_PLAYED = S.at("phase", "actor", "held", "played")
 S_SCORE, S_EVC, S_MASK, S_LENGTH = S.at("score", "evc", "mask", "length")
 S_UNFINISHED, S_END, S_NEV, S_SHAPE = S.at("unfinished", "end", "nev", "shape")
-S_UCNT, S_HMASK, S_PICKC, S_PICK0 = S.at("ucnt", "hmask", "pickc", "pick0")
-S_GAVE_UP, S_STOPPED, S_DEALT, S_OWED = S.at("gave_up", "stopped", "dealt", "owed")
-S_MAY_DRAW, S_PICKED, S_EXTRA, S_ACTS = S.at("may_draw", "picked", "extra", "acts")
+S_UCNT, S_HMASK, S_PICKC, S_PICK0, S_GAVE_UP = S.at("ucnt", "hmask", "pickc", "pick0", "gave_up")
+S_STOPPED, S_DEALT, S_OWED, S_MAY_DRAW = S.at("stopped", "dealt", "owed", "may_draw")
+S_PICKED, S_EXTRA, S_KNOWN, S_ACTS = S.at("picked", "extra", "known", "acts")
 R_PLAYERS, R_NCARDS, R_MAXN, R_CLEAR_RUN = S.rule("players", "ncards", "maxn", "clear_run")
 R_EQUAL, R_MUST, R_MAX_TURNS = S.rule("equal", "must", "max_turns")
 R_DRAW_AFTER_PICKUP, R_EMPTY_HAND_PICKUP = S.rule("draw_after_pickup", "empty_hand_pickup")

@@ -24,7 +24,7 @@ from cardlab.sim.three_up.layout import (
     EV_PICKUP, EV_PLAY, EV_STOP, EV_UP, HAND, MAXK, NDEAL, NDOWN, NT, NUP, R_CLEAR_RUN, R_EQUAL,
     R_EXTRA_OPT, R_MAXN, R_MUST, R_TYPE, SRC_HAND, S_ACTOR, S_ACTS, S_DEALT, S_DOWN, S_DOWN_N,
     S_DRAW, S_DRAW_N, S_EVC, S_EXTRA, S_GONE, S_GONE_N, S_HAND, S_HAND_N, S_HCNT, S_HELD, S_HMASK,
-    S_NEV, S_OWED, S_PHASE, S_PICK0, S_PICKC, S_PILE, S_PILE_N, S_PLAYED, S_RUN, S_SIZE, S_STOPPED,
+    S_KNOWN, S_NEV, S_OWED, S_PHASE, S_PICK0, S_PICKC, S_PILE, S_PILE_N, S_PLAYED, S_RUN, S_SIZE, S_STOPPED,
     S_TOP, S_TURN, S_UCNT, S_UP, S_UP_N, T_CLR, T_CLR1, T_CLR2, WHY_CLR, WHY_RUN, ZONES_END,
 )
 
@@ -115,16 +115,35 @@ def emit(st, kind, player, a, b, c):
 
 
 @helper("void(ST, int64, int64)")
-def hand_add(st, me, c):
-    """Card c goes into me's hand (on top of its type's stack)."""
+def hand_push(st, me, c):
+    """Card c goes on top of its type's stack in me's hand (counts and mask by type)."""
     t = st[R_TYPE + c]
     o = me * NT + t
     k = st[S_HCNT + o]
     st[S_HAND + o * MAXK + k] = c
     st[S_HCNT + o] = k + 1
-    st[S_HAND_N + me] += 1
-    st[S_HELD + o] = 1
     st[S_HMASK + me] |= np.int64(1) << t
+
+
+@helper("int64(ST, int64, int64)")
+def hand_pop(st, me, t):
+    """The top card of type t's stack leaves me's hand (counts and mask by type); returned."""
+    o = me * NT + t
+    k = st[S_HCNT + o] - 1
+    c = st[S_HAND + o * MAXK + k]
+    st[S_HAND + o * MAXK + k] = 0
+    st[S_HCNT + o] = k
+    if k == 0:
+        st[S_HMASK + me] &= ~(np.int64(1) << t)
+    return c
+
+
+@helper("void(ST, int64, int64)")
+def hand_add(st, me, c):
+    """Card c goes into me's hand (on top of its type's stack)."""
+    hand_push(st, me, c)
+    st[S_HAND_N + me] += 1
+    st[S_HELD + me * NT + st[R_TYPE + c]] = 1
 
 
 
@@ -292,6 +311,7 @@ def discard(st, me, src, t, n):
         pn += n
         st[S_HCNT + o] = k
         st[S_HAND_N + me] -= n
+        st[S_KNOWN + o] = max(st[S_KNOWN + o] - n, 0)  # the seen ones may be among them
         if k == 0:  # its type's last card in hand
             st[S_HMASK + me] &= ~(np.int64(1) << t)
     else:
@@ -345,7 +365,9 @@ def pickup(st, me, why):
     """me takes the whole pile into its hand (possibly an empty pile); why: P_*."""
     pn = st[S_PILE_N]
     for i in range(pn):
-        hand_add(st, me, st[S_PILE + i])
+        c = st[S_PILE + i]
+        hand_add(st, me, c)
+        st[S_KNOWN + me * NT + st[R_TYPE + c]] += 1  # every seat saw it go in
     st[S_PILE_N] = 0
     st[S_TOP] = -1
     st[S_RUN] = 0
