@@ -31,7 +31,7 @@ def test_every_game_is_bound_from_its_declaration(game_id):
         assert getattr(b, field) is getattr(rules, field), (game_id, field)
     assert hasattr(b, "run_causal") == (rules.has_type is not None or rules.give_card is not None)
     assert hasattr(b, "setup") and (rules.setup is None or b.setup is rules.setup)
-    if rules.honour_shown is None:  # no shipped game shows one seat a card alone: the re-deal's no-op
+    if rules.honour_shown is None:  # nothing to honour (3UP's keeps a picked-up pile): the re-deal's no-op
         from cardlab.sim.redeal import no_honour_shown
 
         assert b.honour_shown is no_honour_shown
@@ -42,7 +42,8 @@ def _body(text: str) -> str:
     dispatch (written from each game's registry: ``test_the_dispatch_*``): the template's own code."""
     text = re.sub(r"\n# -+ the strategies' dispatch\n.*?(?=\n# -+ )", "", text, flags=re.S)
     keep = [ln for ln in text.splitlines()
-            if not re.match(r"(from \S+ import |\w+ = (no_table|engine\.listed|legal\b|give\.no_more|give\.nothing|observe_numbers\.no_more))", ln)]
+            if not re.match(r"(from \S+ import |\w+ = (no_table|no_honour|engine\.listed|legal\b|give\.no_more|give\.nothing|"
+                            r"observe_numbers\.no_more))", ln)]
     return "\n".join(keep[3:])
 
 
