@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardlab.sim.schema import NOBODY, OWNER, PUBLIC
+from cardlab.sim.schema import NOBODY, OWNER, PUBLIC, seen_by
 from cardlab.sim.trace import cards_in
 
 
@@ -46,9 +46,7 @@ def zone_info(game, state: dict[str, Any], players: int) -> dict[str, dict[str, 
 
 def sees(visible: str, owner: int | None, seat: int | None) -> bool:
     """Whether ``seat`` (None: everything) sees the cards of a zone block."""
-    if seat is None or visible == PUBLIC:
-        return True
-    return visible == OWNER and owner == seat
+    return seat is None or seen_by(visible, owner, seat)
 
 
 def seat_view(game, state: dict[str, Any], players: int, seat: int | None,

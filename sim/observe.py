@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from cardlab.sim.rng import SEAT_RNG, SEED_AT, seed_seat
-from cardlab.sim.schema import COUNTS, MASK, NOBODY, OWNER, PILE, PUBLIC, SLOTS, TABLE, VALUES
+from cardlab.sim.schema import COUNTS, MASK, NOBODY, PILE, SLOTS, TABLE, VALUES
 
 
 def players_of(game, st: np.ndarray) -> int:
@@ -132,12 +132,6 @@ def determinize(game, st: np.ndarray, seat: int, rng: np.random.Generator) -> np
     return out
 
 
-def seat_sees(p, owner: int | None, seat: int) -> bool:
-    """Whether ``seat`` sees part ``p``'s block of ``owner`` (None: its only block): a
-    PUBLIC part, or its own block of an OWNER part."""
-    return p.visible == PUBLIC or (p.visible == OWNER and owner == seat)
-
-
 class ImpossibleWorld(ValueError):
     """A game's ``honour_shown`` hook made a world no re-deal could have dealt."""
 
@@ -152,7 +146,7 @@ def world_fault(game, before: np.ndarray, world: np.ndarray, seat: int, hidden: 
     S = game.schema
     for p in S.parts.values():
         for owner in range(players_of(game, before)) if p.owner else [None]:
-            if p.section == "rng" or not seat_sees(p, owner, seat):
+            if p.section == "rng" or not p.seen_by(owner, seat):
                 continue
             blk = p.block(owner)
             moved = np.flatnonzero(before[blk] != world[blk])
@@ -225,17 +219,17 @@ def observation(game, st: np.ndarray, seat: int) -> dict[str, Any]:
             continue
         owners = list(range(P)) if p.owner else [None]
         if p.encoding == VALUES:
-            vals = [[int(x) for x in st[p.block(o)]] if seat_sees(p, o, seat) else None for o in owners]
+            vals = [[int(x) for x in st[p.block(o)]] if p.seen_by(o, seat) else None for o in owners]
             vals = [v[0] if v is not None and p.size == 1 else v for v in vals]
             obs["counters"][p.name] = vals if p.owner else vals[0]
             continue
         shown = []
         for o in owners:
-            if seat_sees(p, o, seat) and p.encoding == TABLE and not hasattr(game, "zone_cards"):
+            if p.seen_by(o, seat) and p.encoding == TABLE and not hasattr(game, "zone_cards"):
                 shown.append([int(x) for x in st[p.block(o)]])  # the game's own rows
                 continue
             cards = zone_cards(game, st, p.name, o)
-            shown.append([code(c) for c in cards] if seat_sees(p, o, seat) else {"hidden": len(cards)})
+            shown.append([code(c) for c in cards] if p.seen_by(o, seat) else {"hidden": len(cards)})
         obs["zones"][p.name] = shown if p.owner else shown[0]
     return obs
 

@@ -82,6 +82,12 @@ DERIVED = 3  # a clear-table row of a derived book (Schema.clear_table, sim/rede
 EVW = 9   # an event row in trace mode: kind, player (-1: chance), turn, then six fields
 
 
+def seen_by(visible: str, owner: int | None, seat: int) -> bool:
+    """Whether ``seat`` sees a block of this visibility belonging to ``owner`` (None: a part
+    with one block): a PUBLIC part, or its own block of an OWNER part."""
+    return visible == PUBLIC or (visible == OWNER and owner == seat)
+
+
 @dataclass(frozen=True)
 class Part:
     name: str
@@ -101,6 +107,10 @@ class Part:
     @property
     def words(self) -> int:
         return self.size * (self._maxp if self.owner else 1)
+
+    def seen_by(self, owner: int | None, seat: int) -> bool:
+        """Whether ``seat`` sees this part's block of ``owner`` (``seen_by``)."""
+        return seen_by(self.visible, owner, seat)
 
     def block(self, seat: int | None = None) -> slice:
         """The words of this part (of ``seat``'s block when it has one per seat)."""
@@ -620,7 +630,7 @@ class Schema:
             blocks = range(p._maxp) if p.owner else (None,)
             for owner in blocks:
                 blk = p.block(owner)
-                mine = p.visible == PUBLIC or (p.visible == OWNER and owner == seat)
+                mine = p.seen_by(owner, seat)
                 if p.visible == WORKING:
                     working[blk] = writable[blk] = True
                 elif mine:

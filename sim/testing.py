@@ -448,7 +448,7 @@ def check_audit(game_id: str, decisions: int = AUDIT_DECISIONS,
     assert not differ, (f"{game_id}: a re-deal leaves hidden words behind (a world differs when only what "
                         f"the seat cannot see differs): {', '.join(f'{k} ({n} words)' for k, n in differ.items())}; "
                         "declare the part hidden (it is cleared) or derived (re-make it in the game's re-deal hooks)"
-                        + ("; or the game's honour_shown reads more than the seat's own book and the world"
+                        + ("; or the game's honour_shown reads more than what the seat sees and the world"
                            if get_game(game_id).model().RULES.honour_shown is not None else ""))
     assert r["redeal"]["positions"] > 0, f"{game_id}: the re-deal check found no position to check"
     impossible = r["redeal"]["impossible"]
@@ -568,7 +568,6 @@ def check_golden_trace(game_id: str) -> None:
                         f"\n{_RERECORD.format(game_id=game_id)}")
     assert len(want) == len(got), (f"{game_id}: the golden trace has {len(want)} lines, the game now {len(got)}; "
                                    + _RERECORD.format(game_id=game_id))
-
 
 
 RANDOM_EDGE = 0.05      # a seat's win share under uniformly random play this far from fair ...

@@ -329,9 +329,10 @@ def spare(st, seat, o, t, j):
     MAXP + MAXC + h * NDOWN + i."""
     n = 0
     for h in range(st[R_PLAYERS]):
-        if h != seat and h != o and surplus(st, h, t) > 0:
-            n += surplus(st, h, t)
-            if j >= 0 and j < n:
+        s = surplus(st, h, t) if h != seat and h != o else 0
+        if s > 0:
+            n += s
+            if 0 <= j < n:
                 return h
     for i in range(st[S_DRAW_N]):
         if st[R_TYPE + st[S_DRAW + i]] == t:
@@ -364,14 +365,14 @@ def honour_shown(src, dst, seat):
             while surplus(dst, o, t) < 0:
                 free = 0  # o's cards of the other types that no knowledge pins
                 for u in range(NT):
-                    if u != t and surplus(dst, o, u) > 0:
-                        free += surplus(dst, o, u)
+                    if u != t:
+                        free += max(surplus(dst, o, u), 0)
                 j = seat_below(src, seat, free)
                 u = -1
                 while j >= 0:  # the type of the j-th of them
                     u += 1
-                    if u != t and surplus(dst, o, u) > 0:
-                        j -= surplus(dst, o, u)
+                    if u != t:
+                        j -= max(surplus(dst, o, u), 0)
                 give = hand_pop(dst, o, u)
                 at = spare(dst, seat, o, t, seat_below(src, seat, spare(dst, seat, o, t, -1)))
                 if at < MAXP:

@@ -114,15 +114,17 @@ def emit(st, kind, player, a, b, c):
 # ---------------------------------------------------------------- deal, hands, draws
 
 
-@helper("void(ST, int64, int64)")
+@helper("int64(ST, int64, int64)")
 def hand_push(st, me, c):
-    """Card c goes on top of its type's stack in me's hand (counts and mask by type)."""
+    """Card c goes on top of its type's stack in me's hand (counts and mask by type); its
+    type is returned."""
     t = st[R_TYPE + c]
     o = me * NT + t
     k = st[S_HCNT + o]
     st[S_HAND + o * MAXK + k] = c
     st[S_HCNT + o] = k + 1
     st[S_HMASK + me] |= np.int64(1) << t
+    return t
 
 
 @helper("int64(ST, int64, int64)")
@@ -141,9 +143,9 @@ def hand_pop(st, me, t):
 @helper("void(ST, int64, int64)")
 def hand_add(st, me, c):
     """Card c goes into me's hand (on top of its type's stack)."""
-    hand_push(st, me, c)
+    t = hand_push(st, me, c)
     st[S_HAND_N + me] += 1
-    st[S_HELD + me * NT + st[R_TYPE + c]] = 1
+    st[S_HELD + me * NT + t] = 1
 
 
 
@@ -214,20 +216,11 @@ def draw_up(st, me, optional):
     """Draw back up to 3 cards in hand while the draw pile lasts, one event per card
     (optional=1: the optional draw before an extra discard of a Clear +1/+2)."""
     n = st[S_DRAW_N]
-    h = st[S_HAND_N + me]
-    while n > 0 and h < HAND:
+    while n > 0 and st[S_HAND_N + me] < HAND:
         n -= 1
         c = st[S_DRAW + n]
         st[S_DRAW_N] = n
-        t = st[R_TYPE + c]
-        o = me * NT + t
-        k = st[S_HCNT + o]
-        st[S_HAND + o * MAXK + k] = c
-        st[S_HCNT + o] = k + 1
-        h += 1
-        st[S_HAND_N + me] = h
-        st[S_HELD + o] = 1
-        st[S_HMASK + me] |= np.int64(1) << t
+        hand_add(st, me, c)
         emit(st, EV_DRAW, me, c, optional, 0)
 
 
